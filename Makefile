@@ -1,0 +1,35 @@
+# PyTorch Release Atlas. Every target sets up what it needs on a fresh machine.
+PY ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: serve site check test test-fast bench clean
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PY) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	touch $(STAMP)
+
+serve: $(STAMP)  ## validate, generate and serve at http://127.0.0.1:8000, regenerating on save
+	$(BIN)/python -m generator check
+	$(BIN)/python -m generator serve
+
+site: $(STAMP)  ## static build into site/
+	$(BIN)/python -m generator build --site site
+
+check: $(STAMP)
+	$(BIN)/python -m generator check
+
+test: $(STAMP)  ## the whole suite, browser tests included
+	$(BIN)/python -m pytest -q
+
+test-fast: $(STAMP)  ## everything but the browser tests
+	$(BIN)/python -m pytest -q -m "not browser"
+
+bench: $(STAMP)
+	$(BIN)/python -m tests.bench
+
+clean:
+	rm -rf site build bench-out .pytest_cache

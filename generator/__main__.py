@@ -1,0 +1,54 @@
+"""Command line: python -m generator {check,build,serve,import-notes}. Exit codes: 0 ok,
+1 content errors, 2 usage or I/O errors. Content errors are printed one per line."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from . import commands
+from .errors import ContentError, UsageError
+
+DEFAULT_CONTENT = Path(__file__).resolve().parent.parent / "content"
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="python -m generator", description="PyTorch Release Atlas site generator.")
+    sub = p.add_subparsers(dest="verb", required=True)
+    check = sub.add_parser("check", help="validate the content; print every problem")
+    check.add_argument("--content", type=Path, default=DEFAULT_CONTENT)
+    build = sub.add_parser("build", help="validate, render and build the site with mkdocs --strict")
+    build.add_argument("--content", type=Path, default=DEFAULT_CONTENT)
+    build.add_argument("--site", type=Path, default=Path("site"))
+    build.add_argument("--docs", type=Path, default=None, help="where the generated Markdown goes (default build/docs)")
+    serve = sub.add_parser("serve", help="live preview: regenerate on save, reload the browser")
+    serve.add_argument("--content", type=Path, default=DEFAULT_CONTENT)
+    serve.add_argument("--addr", default="127.0.0.1:8000")
+    imp = sub.add_parser("import-notes", help="import GitHub release notes into content/changes/X.Y.yaml")
+    imp.add_argument("file")
+    imp.add_argument("--release", required=True)
+    imp.add_argument("--output", default=None)
+    imp.add_argument("--diff", action="store_true", help="show what a re-import would change; write nothing")
+    imp.add_argument("--content", type=Path, default=DEFAULT_CONTENT)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    try:
+        return commands.VERBS[args.verb](args)
+    except ContentError as exc:
+        for problem in exc.problems:
+            print(problem, file=sys.stderr)
+        print(f"{len(exc.problems)} problem{'s' if len(exc.problems) != 1 else ''} found.", file=sys.stderr)
+        return 1
+    except UsageError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,105 @@
+"""The pipeline: load → validate → enrich → render → MkDocs, and the atomic site swap."""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
+from .enrich import attach_changes, enrich
+from .load import load
+from .model import Site
+from .render import ROOT, render_all, write_changed
+
+CONFIG = ROOT / "mkdocs.yml"
+DEFAULT_DOCS = ROOT / "build" / "docs"
+
+
+class MkDocsFailed(Exception):
+    """MkDocs reported warnings or errors under --strict."""
+
+
+def site_model(content_dir: Path) -> Site:
+    """Load, validate and enrich a content folder."""
+    return attach_changes(enrich(load(content_dir)))
+
+
+def generate(content_dir: Path, docs_dir: Path = DEFAULT_DOCS) -> tuple[Site, list[str]]:
+    """Render every page into docs_dir; return the site and the paths rewritten."""
+    site = site_model(content_dir)
+    return site, write_changed(render_all(site), docs_dir)
+
+
+def mkdocs_config(docs_dir: Path, site_dir: Path, *, strict: bool = True, **overrides):
+    """mkdocs.yml with our docs/site folders (and any overrides), validated."""
+    from mkdocs.config import load_config
+
+    return load_config(str(CONFIG), docs_dir=str(docs_dir), site_dir=str(site_dir), strict=strict, **overrides)
+
+
+def mkdocs_build(site: Site, docs_dir: Path, site_dir: Path) -> None:
+    """Build HTML with MkDocs --strict into a temporary folder, then swap it into site_dir.
+
+    A failed build (or a killed one) leaves site_dir as it was: the new site only appears
+    by rename, and leftovers of an interrupted build are temporary folders beside it.
+    """
+    from mkdocs.commands.build import build
+    from mkdocs.exceptions import MkDocsException
+
+    site_dir = site_dir.resolve()
+    site_dir.parent.mkdir(parents=True, exist_ok=True)
+    os.environ["SOURCE_DATE_EPOCH"] = str(site.source_date_epoch)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{site_dir.name}.building-", dir=site_dir.parent))
+    counter = _WarningCounter()
+    logger = logging.getLogger("mkdocs")
+    logger.addHandler(counter)
+    try:
+        config = mkdocs_config(docs_dir, tmp)
+        try:
+            build(config)
+        except MkDocsException as exc:
+            raise MkDocsFailed("\n".join(counter.messages + [str(exc)])) from None
+        if counter.messages:
+            raise MkDocsFailed("\n".join(counter.messages))
+        swap(tmp, site_dir)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    finally:
+        logger.removeHandler(counter)
+
+
+def swap(new: Path, target: Path) -> None:
+    """Replace target by new with renames only; the old copy is removed afterwards."""
+    old = None
+    if target.exists():
+        old = Path(tempfile.mkdtemp(prefix=f".{target.name}.old-", dir=target.parent))
+        old.rmdir()
+        target.rename(old)
+    try:
+        new.rename(target)
+    except BaseException:
+        if old is not None:
+            old.rename(target)
+        raise
+    if old is not None:
+        shutil.rmtree(old, ignore_errors=True)
+
+
+def clean_leftovers(site_dir: Path) -> None:
+    """Remove temporary folders a killed build left beside site_dir."""
+    for leftover in site_dir.resolve().parent.glob(f".{site_dir.name}.*-*"):
+        with contextlib.suppress(OSError):
+            shutil.rmtree(leftover)
+
+
+class _WarningCounter(logging.Handler):
+    def __init__(self):
+        super().__init__(level=logging.WARNING)
+        self.messages: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.messages.append(record.getMessage())

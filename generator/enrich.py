@@ -1,0 +1,271 @@
+"""Enrich stage: compute lifecycles, matrices, cross-links and indexes once, for every page.
+
+Naming rule (after endoflife.date's enricher): the model's raw classes hold what authors wrote;
+everything here is computed from them and never written back. Templates only read the Site.
+"""
+
+from __future__ import annotations
+
+import calendar
+import datetime as dt
+import re
+import unicodedata
+from collections import defaultdict
+
+from .errors import ContentError, Problem
+from .model import (
+    Backend,
+    BackendView,
+    Cell,
+    Change,
+    ChangeSection,
+    ChangeView,
+    Content,
+    Contributor,
+    ContributorWork,
+    Entry,
+    Feature,
+    Matrix,
+    MatrixRow,
+    Release,
+    Site,
+    Tier,
+)
+
+CHANGE_LABELS = {
+    "new": "New",
+    "promoted": "Promoted",
+    "improved": "Improved",
+    "demoted": "Demoted",
+    "deprecated": "Deprecated",
+    "removed": "Removed",
+}
+
+
+def slugify(text: str) -> str:
+    """ASCII slug for names: 'Jane Xu' -> 'jane-xu'."""
+    ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
+    slug = re.sub(r"[^a-z0-9]+", "-", ascii_text.lower()).strip("-")
+    return slug or "x" + format(abs(hash(text)) % 10**8, "d")
+
+
+def enrich(content: Content) -> Site:
+    """Build the Site from validated content."""
+    releases = content.releases
+    tier_by_id = {t.id: t for t in content.tiers}
+    features = _features(releases, tier_by_id)
+    feature_by_id = {f.id: f for f in features}
+    _check_aliases(features, feature_by_id)
+    versions = tuple(r.version for r in releases)
+    latest = releases[-1]
+    epoch = calendar.timegm(max(r.date for r in releases).timetuple())
+    return Site(
+        content=content,
+        releases=releases,
+        latest=latest,
+        features=features,
+        feature_by_id=feature_by_id,
+        tier_by_id=tier_by_id,
+        backend_by_id={b.id: b for b in content.backends},
+        area_by_id={a.id: a for a in content.areas},
+        backend_views=tuple(_backend_view(b, releases, features, tier_by_id) for b in content.backends),
+        contributors=_contributors(releases),
+        timeline=Matrix(versions, tuple(MatrixRow(f, _cells(f.entries, releases, tier_by_id, pad=True)) for f in features)),
+        source_date_epoch=epoch,
+    )
+
+
+def tier_at(tier: Tier | None, release: Release, tier_by_id: dict) -> Tier | None:
+    """The tier as the release's vocabulary names it: Beta carried into 2.8 reads API-Unstable."""
+    if tier is None or tier.vocabulary in ("all", release.tier_vocabulary):
+        return tier
+    for other in tier.equivalent:
+        if tier_by_id[other].vocabulary == release.tier_vocabulary:
+            return tier_by_id[other]
+    return tier
+
+
+def _cells(entries: tuple[Entry, ...], releases: tuple[Release, ...], tier_by_id: dict, pad: bool) -> tuple[Cell, ...]:
+    """One cell per release: the entry's tier, or the last stated tier carried forward (muted).
+
+    With pad, releases before the first entry get empty cells so rows line up in a matrix;
+    without, the strip starts at the first entry.
+    """
+    by_release = {e.release: e for e in entries}
+    first = entries[0].release if entries else None
+    cells, carried, started = [], None, False
+    for release in releases:
+        entry = by_release.get(release.version)
+        started = started or release.version == first
+        if not started:
+            if pad:
+                cells.append(Cell(release.version, None, "", "empty", None))
+            continue
+        if entry is not None:
+            if entry.tier:
+                carried = tier_by_id[entry.tier]
+            shown = tier_at(carried, release, tier_by_id)
+            if entry.tier:
+                label, css = shown.label, f"tier-{shown.id}"
+            else:
+                label = CHANGE_LABELS[entry.change]
+                css = f"change-{entry.change}"
+            cells.append(Cell(release.version, shown.id if shown else None, label, css, entry))
+        elif carried is not None and carried.id != "removed":
+            shown = tier_at(carried, release, tier_by_id)
+            cells.append(Cell(release.version, shown.id, shown.label, f"tier-{shown.id} carried", None))
+        else:
+            cells.append(Cell(release.version, None, "", "empty" if carried is None else "gone", None))
+    return tuple(cells)
+
+
+def _features(releases: tuple[Release, ...], tier_by_id: dict) -> tuple[Feature, ...]:
+    grouped: dict[str, list[Entry]] = defaultdict(list)
+    for release in releases:
+        for entry in release.entries:
+            grouped[entry.id].append(entry)
+    features = []
+    for fid in sorted(grouped):
+        entries = tuple(grouped[fid])
+        latest = entries[-1]
+        stated = [e for e in entries if e.tier]
+        deprecated = next((e for e in entries if e.change == "deprecated" or e.tier == "deprecated"), None)
+        removed = next((e for e in entries if e.change == "removed" or e.tier == "removed"), None)
+        planned = next((e.removal for e in reversed(entries) if e.removal), None)
+        cells = _cells(entries, releases, tier_by_id, pad=False)
+        backends = tuple(sorted({b for e in entries for b in e.backends}))
+        strips = tuple((b, _cells(tuple(e for e in entries if b in e.backends), releases, tier_by_id, pad=False)) for b in backends)
+        differs = any([c.label for c in s] != [c.label for c in cells][-len(s):] for _, s in strips) and len(backends) > 1
+        features.append(
+            Feature(
+                id=fid,
+                title=latest.title,
+                area=latest.area,
+                backends=backends,
+                entries=entries,
+                cells=cells,
+                aliases=tuple(sorted({a for e in entries for a in e.aliases})),
+                prs=tuple(sorted({p for e in entries for p in e.prs})),
+                contributors=tuple(sorted({c for e in entries for c in e.contributors}, key=str.casefold)),
+                first=entries[0].release,
+                tier_now=stated[-1].tier if stated else None,
+                deprecated_in=deprecated.release if deprecated else None,
+                removal_planned=planned,
+                removed_in=removed.release if removed else None,
+                backend_cells=strips if differs else (),
+            )
+        )
+    return tuple(features)
+
+
+def _check_aliases(features: tuple[Feature, ...], feature_by_id: dict) -> None:
+    problems, owner = [], {}
+    for feature in features:
+        for alias in feature.aliases:
+            entry = next(e for e in feature.entries if alias in e.aliases)
+            where = Problem(f"releases/{entry.release}.yaml", entry.line, 1, "", f"features[{feature.id}].aliases")
+            if alias in feature_by_id:
+                problems.append(where.__class__(where.path, where.line, 1, f"alias '{alias}' is also a feature id", where.field))
+            elif owner.setdefault(alias, feature.id) != feature.id:
+                problems.append(where.__class__(where.path, where.line, 1, f"alias '{alias}' is claimed by '{owner[alias]}' too", where.field))
+    if problems:
+        raise ContentError(problems)
+
+
+def change_backends(change: Change, backends: tuple[Backend, ...]) -> tuple[str, ...]:
+    """The backends a change belongs to: its hand-written override, else its area headings."""
+    if change.backends_override is not None:
+        return change.backends_override
+    parts = {p.strip().casefold() for p in change.area.split("›")}
+    return tuple(b.id for b in backends if any(a.casefold() in parts for a in b.change_areas))
+
+
+def _backend_view(backend: Backend, releases, features, tier_by_id) -> BackendView:
+    rows = []
+    for feature in features:
+        mine = tuple(e for e in feature.entries if backend.id in e.backends)
+        if mine:
+            rows.append(MatrixRow(feature, _cells(mine, releases, tier_by_id, pad=True)))
+    rows.sort(key=lambda r: (_first_index(r), r.feature.title.casefold()))
+    entries = tuple(
+        (r, tuple(e for e in r.entries if backend.id in e.backends)) for r in reversed(releases)
+    )
+    return BackendView(
+        backend=backend,
+        matrix=Matrix(tuple(r.version for r in releases), tuple(rows)),
+        entries_by_release=tuple((r, es) for r, es in entries if es),
+        changes_by_release=(),
+    )
+
+
+def _first_index(row: MatrixRow) -> int:
+    return next(i for i, c in enumerate(row.cells) if c.entry is not None)
+
+
+SECTION_ORDER = (
+    "bc-breaking",
+    "deprecations",
+    "new-features",
+    "improvements",
+    "bug-fixes",
+    "performance",
+    "documentation",
+    "developers",
+    "security",
+    "tracked-regressions",
+    "other",
+)
+
+
+def attach_changes(site: Site) -> Site:
+    """Group each release's changes by section and area, give every cited PR one anchor,
+    and hand each backend view the changes its area mapping claims."""
+    sections, views_by_release = {}, {}
+    for release in site.releases:
+        anchored: set[int] = set()
+        views = []
+        for change in release.changes:
+            own = tuple(pr for pr in dict.fromkeys(change.prs) if pr not in anchored)
+            anchored.update(own)
+            views.append(ChangeView(change, own, change_backends(change, site.content.backends)))
+        views_by_release[release.version] = views
+        grouped = []
+        for section in SECTION_ORDER:
+            in_section = [v for v in views if v.change.section == section]
+            if not in_section:
+                continue
+            areas: dict[str, list[ChangeView]] = {}
+            for v in in_section:
+                areas.setdefault(v.change.area, []).append(v)
+            grouped.append(ChangeSection(section, len(in_section), tuple((a, tuple(vs)) for a, vs in areas.items())))
+        sections[release.version] = tuple(grouped)
+    backend_views = []
+    for view in site.backend_views:
+        per_release = []
+        for release in reversed(site.releases):
+            mine = tuple(v for v in views_by_release[release.version] if view.backend.id in v.backends)
+            if mine:
+                per_release.append((release, mine))
+        backend_views.append(BackendView(view.backend, view.matrix, view.entries_by_release, tuple(per_release)))
+    return Site(**{**site.__dict__, "backend_views": tuple(backend_views), "change_sections": sections})
+
+
+def _contributors(releases: tuple[Release, ...]) -> tuple[Contributor, ...]:
+    work: dict[str, list[ContributorWork]] = defaultdict(list)
+    for release in releases:
+        for entry in release.entries:
+            for name in entry.contributors:
+                work[name].append(ContributorWork(release.version, entry))
+    slugs: dict[str, str] = {}
+    out = []
+    for name in sorted(work, key=lambda n: (n.casefold(), n)):
+        slug = slugify(name)
+        while slug in slugs.values():
+            slug += "-x"
+        slugs[name] = slug
+        out.append(Contributor(name, slug, tuple(work[name])))
+    return tuple(out)
+
+
+def release_date_text(date: dt.date) -> str:
+    return f"{date:%B} {date.day}, {date.year}"

@@ -1,0 +1,39 @@
+"""Content errors: every problem found in one run, reported together, one line each."""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, order=True)
+class Problem:
+    """One thing wrong with the content, at a position in a file."""
+
+    path: str
+    line: int
+    col: int
+    message: str
+    field: str = ""
+
+    def __str__(self) -> str:
+        where = f"{self.path}:{self.line}:{self.col}"
+        return f"{where}: {self.field}: {self.message}" if self.field else f"{where}: {self.message}"
+
+
+class ContentError(Exception):
+    """Raised once, at the end of a stage, with every problem that stage found."""
+
+    def __init__(self, problems: list[Problem]):
+        self.problems = sorted(set(problems))
+        super().__init__("\n".join(str(p) for p in self.problems))
+
+
+class UsageError(Exception):
+    """A bad command line or an unreadable path: exit code 2."""
+
+
+def did_you_mean(word: str, choices) -> str:
+    """' (did you mean 'x'?)' when a close match exists, else ''."""
+    match = difflib.get_close_matches(str(word), sorted(map(str, choices)), n=1, cutoff=0.6)
+    return f" (did you mean '{match[0]}'?)" if match else ""

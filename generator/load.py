@@ -1,0 +1,302 @@
+"""Load stage: read every content file, validate it, and build the frozen model.
+
+Layout of a content folder:
+    tiers.yaml, backends.yaml, areas.yaml   registries
+    releases/<X.Y>.yaml                     one file per release
+    changes/<X.Y>.yaml                      imported release-note change lists (optional)
+
+`load()` collects every problem across all files and raises one ContentError at the end.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+from . import schema
+from .errors import ContentError, Problem, UsageError, did_you_mean
+from .model import (
+    Area,
+    Backend,
+    Change,
+    Compatibility,
+    Content,
+    CudaVersion,
+    Entry,
+    Patch,
+    Release,
+    Tier,
+    Vocabulary,
+    version_key,
+)
+from .yamlsrc import Document, read
+
+REGISTRIES = ("tiers", "backends", "areas")
+
+
+def load(content_dir: Path) -> Content:
+    """Read and validate a content folder; raise ContentError listing every problem."""
+    content_dir = Path(content_dir)
+    if not content_dir.is_dir():
+        raise UsageError(f"{content_dir}: content folder not found")
+    problems: list[Problem] = []
+
+    def parse(path: Path, kind: str) -> Document | None:
+        doc, errs = read(path, _display(path))
+        problems.extend(errs)
+        if doc is None:
+            return None
+        errs = schema.check(doc, kind)
+        problems.extend(errs)
+        return None if errs else doc
+
+    registry_docs = {}
+    for kind in REGISTRIES:
+        path = content_dir / f"{kind}.yaml"
+        if not path.exists():
+            problems.append(Problem(_display(path), 1, 1, f"missing registry file {kind}.yaml"))
+            continue
+        registry_docs[kind] = parse(path, kind)
+    release_docs = [parse(p, "release") for p in sorted((content_dir / "releases").glob("*.y*ml"))]
+    change_docs = [parse(p, "changes") for p in sorted((content_dir / "changes").glob("*.y*ml"))]
+    if None in registry_docs.values() or len(registry_docs) < len(REGISTRIES):
+        raise ContentError(problems)  # cross-file checks need every registry
+
+    tiers, vocabularies = _tiers(registry_docs["tiers"], problems)
+    backends = _registry(registry_docs["backends"], "backends", problems, _backend)
+    areas = _registry(registry_docs["areas"], "areas", problems, lambda d: Area(d["id"], d["name"], d["description"]))
+    ids = {"tier": {t.id for t in tiers}, "backend": {b.id for b in backends}, "area": {a.id for a in areas}}
+
+    changes_by_release: dict[str, tuple[Change, ...]] = {}
+    change_doc_by_release: dict[str, Document] = {}
+    for doc in filter(None, change_docs):
+        version = doc.data["release"]
+        _check_file_name(doc, version, problems)
+        changes_by_release[version] = tuple(_change(doc, i, c, ids, problems) for i, c in enumerate(doc.data["changes"]))
+        change_doc_by_release[version] = doc
+
+    releases = []
+    for doc in filter(None, release_docs):
+        release = _release(doc, ids, tiers, vocabularies, changes_by_release, problems)
+        if release:
+            releases.append((release, doc))
+    releases.sort(key=lambda pair: pair[0].key)
+    _check_order(releases, problems)
+    _check_lifecycles(releases, {t.id: t for t in tiers}, problems)
+    known = {r.version for r, _ in releases}
+    for version, doc in change_doc_by_release.items():
+        if version not in known:
+            problems.append(doc.problem(("release",), f"no release {version} in releases/{did_you_mean(version, known)}"))
+    if problems:
+        raise ContentError(problems)
+    return Content(tuple(r for r, _ in releases), tiers, vocabularies, backends, areas)
+
+
+def _display(path: Path) -> str:
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)
+
+
+def _as_tuple(value) -> tuple:
+    """A single value where a list is allowed becomes a one-item tuple."""
+    if value is None:
+        return ()
+    return tuple(value) if isinstance(value, list) else (value,)
+
+
+def _registry(doc: Document, key: str, problems: list[Problem], make) -> tuple:
+    items, seen = [], set()
+    for i, raw in enumerate(doc.data[key]):
+        if raw["id"] in seen:
+            problems.append(doc.problem((key, i, "id"), f"duplicate id '{raw['id']}'"))
+        seen.add(raw["id"])
+        items.append(make(raw))
+    return tuple(items)
+
+
+def _backend(d: dict) -> Backend:
+    return Backend(d["id"], d["name"], d["vendor"], d["description"], tuple(d.get("change_areas", ())))
+
+
+def _tiers(doc: Document, problems: list[Problem]) -> tuple[tuple[Tier, ...], tuple[Vocabulary, ...]]:
+    vocabularies = _registry(
+        doc,
+        "vocabularies",
+        problems,
+        lambda d: Vocabulary(d["id"], d["name"], d["from"], d.get("until"), d["description"], d["source"]),
+    )
+    vocab_ids = {v.id for v in vocabularies} | {"all"}
+    tiers = _registry(
+        doc,
+        "tiers",
+        problems,
+        lambda d: Tier(d["id"], d["name"], d["label"], d["vocabulary"], d["level"], tuple(d.get("equivalent", ())), d["description"]),
+    )
+    tier_ids = {t.id for t in tiers}
+    for i, tier in enumerate(tiers):
+        if tier.vocabulary not in vocab_ids:
+            problems.append(doc.problem(("tiers", i, "vocabulary"), f"unknown vocabulary '{tier.vocabulary}'{did_you_mean(tier.vocabulary, vocab_ids)}"))
+        for j, other in enumerate(tier.equivalent):
+            if other not in tier_ids:
+                problems.append(doc.problem(("tiers", i, "equivalent", j), f"unknown tier '{other}'{did_you_mean(other, tier_ids)}"))
+    return tiers, vocabularies
+
+
+def _check_file_name(doc: Document, version: str, problems: list[Problem]) -> None:
+    stem = Path(doc.path).stem
+    if stem != version:
+        field = "version" if "version" in doc.data else "release"
+        problems.append(doc.problem((field,), f"file is named {stem!r} but holds release {version}: name it {version}.yaml"))
+
+
+def _check_id(doc: Document, pointer: tuple, kind: str, value: str, ids: dict, problems: list[Problem]) -> None:
+    if value not in ids[kind]:
+        problems.append(doc.problem(pointer, f"unknown {kind} '{value}'{did_you_mean(value, ids[kind])}"))
+
+
+def _date(doc: Document, pointer: tuple, value: str, problems: list[Problem]) -> dt.date | None:
+    try:
+        return dt.date.fromisoformat(value)
+    except ValueError:
+        problems.append(doc.problem(pointer, f"{value!r} is not a real date (YYYY-MM-DD)"))
+        return None
+
+
+def _release(doc, ids, tiers, vocabularies, changes_by_release, problems) -> Release | None:
+    d = doc.data
+    version = d["version"]
+    _check_file_name(doc, version, problems)
+    date = _date(doc, ("date",), d["date"], problems)
+    if version_key(d["previous"]) >= version_key(version):
+        problems.append(doc.problem(("previous",), f"previous release {d['previous']} is not older than {version}"))
+    tier_by_id = {t.id: t for t in tiers}
+    vocab_ids = {v.id for v in vocabularies}
+    if d["tier_vocabulary"] not in vocab_ids:
+        problems.append(doc.problem(("tier_vocabulary",), f"unknown vocabulary '{d['tier_vocabulary']}'{did_you_mean(d['tier_vocabulary'], vocab_ids)}"))
+    entries, seen = [], {}
+    for i, raw in enumerate(d["features"]):
+        at = ("features", i)
+        if ".." in raw["id"]:
+            problems.append(doc.problem(at + ("id",), f"'{raw['id']}' is not a valid id: '..' is not allowed"))
+        if raw["id"] in seen:
+            problems.append(doc.problem(at + ("id",), f"duplicate feature id '{raw['id']}' (first at line {seen[raw['id']]})"))
+        seen.setdefault(raw["id"], doc.at(at)[0])
+        tier = raw.get("tier")
+        if tier is not None:
+            _check_id(doc, at + ("tier",), "tier", tier, ids, problems)
+            vocab = tier_by_id[tier].vocabulary if tier in tier_by_id else "all"
+            if vocab not in ("all", d["tier_vocabulary"]):
+                problems.append(doc.problem(at + ("tier",), f"tier '{tier}' belongs to the {vocab} vocabulary, but {version} uses {d['tier_vocabulary']}"))
+        backends = _as_tuple(raw.get("backends"))
+        for j, backend in enumerate(backends):
+            pointer = at + ("backends", j) if isinstance(raw.get("backends"), list) else at + ("backends",)
+            _check_id(doc, pointer, "backend", backend, ids, problems)
+        _check_id(doc, at + ("area",), "area", raw["area"], ids, problems)
+        removal = raw.get("removal")
+        if removal and version_key(removal) <= version_key(version):
+            problems.append(doc.problem(at + ("removal",), f"planned removal {removal} is not after {version}"))
+        entries.append(
+            Entry(
+                id=raw["id"],
+                release=version,
+                title=raw["title"],
+                tier=tier,
+                change=raw["change"],
+                backends=backends,
+                area=raw["area"],
+                summary=raw["summary"],
+                prs=_as_tuple(raw.get("prs")),
+                contributors=_as_tuple(raw.get("contributors")),
+                source=raw["source"],
+                highlight=bool(raw.get("highlight", False)),
+                reason=raw.get("reason"),
+                removal=removal,
+                aliases=tuple(raw.get("aliases", ())),
+                line=doc.at(at)[0],
+            )
+        )
+    if date is None:
+        return None
+    c = d.get("compatibility")
+    compatibility = None
+    if c:
+        cuda = lambda items: tuple(CudaVersion(x["version"], x.get("cudnn"), x.get("nccl")) for x in items)  # noqa: E731
+        compatibility = Compatibility(
+            c["python"]["min"],
+            c["python"]["max"],
+            tuple(c["python"].get("experimental", ())),
+            c["cxx"],
+            cuda(c["cuda_stable"]),
+            cuda(c["cuda_experimental"]),
+            c["rocm"],
+            c["source"],
+        )
+    patches = tuple(Patch(p["version"], p["date"], p.get("summary"), p["source"]) for p in d.get("patches", ()))
+    for i, patch in enumerate(patches):
+        if not patch.version.startswith(version + "."):
+            problems.append(doc.problem(("patches", i, "version"), f"patch {patch.version} is not a patch of {version}"))
+    return Release(
+        version=version,
+        date=date,
+        previous=d["previous"],
+        commits=d["counts"]["commits"],
+        contributor_count=d["counts"]["contributors"],
+        counts_source=d["counts"]["source"],
+        tier_vocabulary=d["tier_vocabulary"],
+        summary=d["summary"],
+        blog=d["links"].get("blog"),
+        notes=d["links"]["notes"],
+        compatibility=compatibility,
+        patches=patches,
+        entries=tuple(entries),
+        changes=changes_by_release.get(version, ()),
+        source_file=f"releases/{Path(doc.path).name}",
+    )
+
+
+def _change(doc: Document, i: int, raw: dict, ids: dict, problems: list[Problem]) -> Change:
+    override = raw.get("backends")
+    for j, backend in enumerate(override or ()):
+        _check_id(doc, ("changes", i, "backends", j), "backend", backend, ids, problems)
+    return Change(
+        release=doc.data["release"],
+        section=raw["section"],
+        area=raw["area"],
+        text=raw["text"],
+        prs=tuple(raw.get("prs", ())),
+        note=raw.get("note"),
+        backends_override=tuple(override) if override is not None else None,
+    )
+
+
+def _check_order(releases: list[tuple[Release, Document]], problems: list[Problem]) -> None:
+    """Versions and dates must rise together, and `previous` must name the release before."""
+    for (before, _), (after, doc) in zip(releases, releases[1:]):
+        if before.version == after.version:
+            problems.append(doc.problem(("version",), f"release {after.version} is defined twice (also in {before.source_file})"))
+        elif after.date <= before.date:
+            problems.append(doc.problem(("date",), f"{after.version} is dated {after.date}, not after {before.version} ({before.date}): releases out of date order"))
+        if after.previous != before.version and before.version != after.version:
+            problems.append(doc.problem(("previous",), f"previous is {after.previous}, but the release before {after.version} is {before.version}"))
+
+
+def _check_lifecycles(releases, tier_by_id: dict, problems: list[Problem]) -> None:
+    """A feature's tier may not go down (e.g. Beta -> Prototype) unless the entry says why."""
+    last: dict[str, tuple[str, Tier]] = {}
+    for release, doc in releases:
+        for i, entry in enumerate(release.entries):
+            tier = tier_by_id.get(entry.tier)
+            if tier is None:
+                continue
+            if entry.id in last:
+                was_release, was = last[entry.id]
+                if tier.level < was.level and not entry.reason:
+                    problems.append(
+                        doc.problem(
+                            ("features", i, "tier"),
+                            f"'{entry.id}' goes from {was.name} in {was_release} back to {tier.name}: add a `reason:`",
+                        )
+                    )
+            last[entry.id] = (release.version, tier)

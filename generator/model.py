@@ -1,0 +1,266 @@
+"""The content model: what the YAML says (raw), and what the enrich stage computes from it.
+
+Raw classes hold the authors' fields, normalised at load time: versions are strings, dates
+are `datetime.date`, a single value where a list is allowed is a one-item tuple. Computed
+classes (`Feature`, `Lifecycle`, `Contributor`, `Site` ...) are built once by
+`generator.enrich` and are what templates receive. Everything is frozen.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+
+PR_URL = "https://github.com/pytorch/pytorch/pull/{}"
+
+
+def version_key(version: str) -> tuple[int, ...]:
+    """'2.10' -> (2, 10), so that 2.10 sorts after 2.9."""
+    return tuple(int(p) for p in version.split("."))
+
+
+# ---------------------------------------------------------------- registries (raw)
+
+
+@dataclass(frozen=True)
+class Vocabulary:
+    id: str
+    name: str
+    first: str  # first release using it
+    last: str | None  # last release using it, None while current
+    description: str
+    source: str
+
+
+@dataclass(frozen=True)
+class Tier:
+    id: str
+    name: str
+    label: str  # short text for matrix cells
+    vocabulary: str  # a Vocabulary id, or "all"
+    level: int  # one maturity scale across vocabularies; lower after higher = backwards
+    equivalent: tuple[str, ...]
+    description: str
+
+
+@dataclass(frozen=True)
+class Backend:
+    id: str
+    name: str
+    vendor: str
+    description: str
+    change_areas: tuple[str, ...]  # release-note area headings that belong to this backend
+
+
+@dataclass(frozen=True)
+class Area:
+    id: str
+    name: str
+    description: str
+
+
+# ---------------------------------------------------------------- releases (raw)
+
+
+@dataclass(frozen=True)
+class CudaVersion:
+    version: str
+    cudnn: str | None
+    nccl: str | None
+
+
+@dataclass(frozen=True)
+class Compatibility:
+    python_min: str
+    python_max: str
+    python_experimental: tuple[str, ...]
+    cxx: str
+    cuda_stable: tuple[CudaVersion, ...]
+    cuda_experimental: tuple[CudaVersion, ...]
+    rocm: str
+    source: str
+
+
+@dataclass(frozen=True)
+class Patch:
+    version: str
+    date: str  # YYYY-MM or YYYY-MM-DD, as documented
+    summary: str | None
+    source: str
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One feature as one release announces it."""
+
+    id: str  # stable feature id shared across releases
+    release: str  # version of the release that announces it
+    title: str
+    tier: str | None  # tier id, None when the source states none
+    change: str  # new | promoted | improved | demoted | deprecated | removed
+    backends: tuple[str, ...]
+    area: str
+    summary: str
+    prs: tuple[int, ...]
+    contributors: tuple[str, ...]
+    source: str
+    highlight: bool
+    reason: str | None  # why the tier went backwards
+    removal: str | None  # announced removal release, for deprecations
+    aliases: tuple[str, ...]  # former ids
+    line: int  # where the entry starts in its file, for error messages
+
+
+@dataclass(frozen=True)
+class Change:
+    """One line of a release's GitHub release notes."""
+
+    release: str
+    section: str
+    area: str
+    text: str
+    prs: tuple[int, ...]
+    note: str | None
+    backends_override: tuple[str, ...] | None
+
+    @property
+    def anchor(self) -> str:
+        """`pr-<first PR>`; changes without a PR have no anchor of their own."""
+        return f"pr-{self.prs[0]}" if self.prs else ""
+
+
+@dataclass(frozen=True)
+class Release:
+    version: str
+    date: dt.date
+    previous: str
+    commits: int
+    contributor_count: int
+    counts_source: str
+    tier_vocabulary: str
+    summary: str
+    blog: str | None
+    notes: str
+    compatibility: Compatibility | None
+    patches: tuple[Patch, ...]
+    entries: tuple[Entry, ...]
+    changes: tuple[Change, ...]  # from content/changes/<version>.yaml, empty when not imported
+    source_file: str  # content-relative path, named at the top of generated pages
+
+    @property
+    def key(self) -> tuple[int, ...]:
+        return version_key(self.version)
+
+
+@dataclass(frozen=True)
+class Content:
+    """Everything loaded from a content folder, validated."""
+
+    releases: tuple[Release, ...]  # oldest first
+    tiers: tuple[Tier, ...]
+    vocabularies: tuple[Vocabulary, ...]
+    backends: tuple[Backend, ...]
+    areas: tuple[Area, ...]
+
+
+# ---------------------------------------------------------------- computed by enrich
+
+
+@dataclass(frozen=True)
+class Cell:
+    """A feature at one release: one cell of a lifecycle strip or matrix."""
+
+    release: str
+    tier: str | None  # tier id in force (carried forward from earlier entries when not restated)
+    label: str  # text shown: tier label, "New", "Improved" ...
+    css: str  # class name for the colour
+    entry: Entry | None  # the release's entry, None when the release does not mention it
+
+
+@dataclass(frozen=True)
+class Feature:
+    """A feature across releases: its lifecycle."""
+
+    id: str
+    title: str  # from the latest entry
+    area: str
+    backends: tuple[str, ...]  # union over entries
+    entries: tuple[Entry, ...]  # oldest first
+    cells: tuple[Cell, ...]  # one per release from its first entry to the last release
+    aliases: tuple[str, ...]
+    prs: tuple[int, ...]
+    contributors: tuple[str, ...]
+    first: str  # release of the first entry
+    tier_now: str | None  # latest known tier
+    deprecated_in: str | None
+    removal_planned: str | None
+    removed_in: str | None
+    backend_cells: tuple = ()  # ((backend id, cells), ...) only when some backend's strip differs
+
+
+@dataclass(frozen=True)
+class ContributorWork:
+    release: str
+    entry: Entry
+
+
+@dataclass(frozen=True)
+class Contributor:
+    name: str
+    slug: str
+    work: tuple[ContributorWork, ...]
+
+
+@dataclass(frozen=True)
+class MatrixRow:
+    feature: Feature
+    cells: tuple[Cell, ...]  # one per release column
+
+
+@dataclass(frozen=True)
+class Matrix:
+    releases: tuple[str, ...]
+    rows: tuple[MatrixRow, ...]
+
+
+@dataclass(frozen=True)
+class ChangeView:
+    """A change as a release page shows it: with the PR anchors it owns and its backends."""
+
+    change: Change
+    anchors: tuple[int, ...]  # PRs whose #pr-N anchor lives on this change (first citation wins)
+    backends: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class ChangeSection:
+    section: str  # section id, e.g. "bc-breaking"
+    count: int
+    areas: tuple[tuple[str, tuple[ChangeView, ...]], ...]  # (area heading, changes), in notes order
+
+
+@dataclass(frozen=True)
+class BackendView:
+    backend: Backend
+    matrix: Matrix
+    entries_by_release: tuple[tuple[Release, tuple[Entry, ...]], ...]  # newest first
+    changes_by_release: tuple[tuple[Release, tuple[ChangeView, ...]], ...]  # newest first
+
+
+@dataclass(frozen=True)
+class Site:
+    """The enriched site: every page's data, computed once."""
+
+    content: Content
+    releases: tuple[Release, ...]  # oldest first
+    latest: Release
+    features: tuple[Feature, ...]  # by id
+    feature_by_id: dict = field(hash=False)
+    tier_by_id: dict = field(hash=False)
+    backend_by_id: dict = field(hash=False)
+    area_by_id: dict = field(hash=False)
+    backend_views: tuple[BackendView, ...] = ()
+    contributors: tuple[Contributor, ...] = ()
+    timeline: Matrix | None = None
+    change_sections: dict = field(default_factory=dict, hash=False)  # version -> tuple[ChangeSection]
+    source_date_epoch: int = 0

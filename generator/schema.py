@@ -1,0 +1,78 @@
+"""Validate a document against its JSON Schema; turn each error into a positioned Problem."""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from pathlib import Path
+
+import jsonschema
+
+from .errors import Problem, did_you_mean
+from .yamlsrc import Document
+
+SCHEMA_DIR = Path(__file__).parent / "schemas"
+KINDS = ("release", "changes", "tiers", "backends", "areas")
+
+
+@cache
+def validator(kind: str) -> jsonschema.Draft202012Validator:
+    """The compiled validator for one file kind (schemas/<kind>.schema.json)."""
+    schema = json.loads((SCHEMA_DIR / f"{kind}.schema.json").read_text(encoding="utf-8"))
+    jsonschema.Draft202012Validator.check_schema(schema)
+    return jsonschema.Draft202012Validator(schema, format_checker=jsonschema.FormatChecker())
+
+
+def check(doc: Document, kind: str) -> list[Problem]:
+    """Every schema violation in doc, one Problem each, with a readable message."""
+    problems = []
+    for error in validator(kind).iter_errors(doc.data):
+        problems.extend(_explain(doc, error))
+    return problems
+
+
+def _explain(doc: Document, error: jsonschema.ValidationError) -> list[Problem]:
+    if error.validator == "oneOf" and error.context:
+        # "a value or a list of values": report the closest alternative's complaint.
+        deepest = max(error.context, key=lambda e: (len(e.relative_path), e.validator != "type"))
+        if deepest.validator != "type" or not isinstance(deepest.instance, (list, dict)):
+            deepest.path.extendleft(reversed(error.absolute_path))
+            return _explain(doc, deepest)
+    pointer = tuple(error.absolute_path)
+    instance, schema = error.instance, error.schema
+    if error.validator == "additionalProperties":
+        allowed = schema.get("properties", {})
+        return [
+            doc.problem(pointer + (key,), f"unknown field '{key}'{did_you_mean(key, allowed)}", key=True)
+            for key in instance
+            if key not in allowed
+        ]
+    if error.validator == "required":
+        missing = error.message.split("'")[1] if "'" in error.message else error.message
+        return [doc.problem(pointer, f"missing required field '{missing}'")]
+    if error.validator == "type" and isinstance(instance, float) and "string" in str(schema.get("type")):
+        text = _float_text(instance)
+        return [doc.problem(pointer, f'write the version in quotes, "{text}": unquoted, YAML reads {text} as the number {float(instance)!r}')]
+    if error.validator == "enum":
+        return [doc.problem(pointer, f"{instance!r} is not one of {', '.join(map(str, schema['enum']))}{did_you_mean(instance, schema['enum'])}")]
+    if error.validator == "pattern":
+        pattern = schema["pattern"]
+        if pattern.startswith("^https?://"):
+            return [doc.problem(pointer, f"not an http(s) URL: {_short(instance)}")]
+        if "a-z0-9" in pattern:
+            return [doc.problem(pointer, f"{_short(instance)} is not a valid id: use lowercase letters, digits, '.' and '-'")]
+        return [doc.problem(pointer, f"{_short(instance)} does not have the expected form ({pattern})")]
+    if error.validator == "minimum" and isinstance(instance, int):
+        return [doc.problem(pointer, f"must be a positive integer, not {instance}")]
+    if error.validator == "type":
+        return [doc.problem(pointer, f"{_short(instance)} is not of type {schema['type']}")]
+    return [doc.problem(pointer, error.message)]
+
+
+def _float_text(value: float) -> str:
+    return getattr(value, "text", repr(value))
+
+
+def _short(value) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "…'"

@@ -1,0 +1,105 @@
+"""Turn YAML text into inert page text. The only way data reaches a page.
+
+Text from content is data: it may contain `<script>`, `[x](javascript:…)`, `{{ }}`, a `#`
+that would start a heading or a `|` that would start a table row. We HTML-escape it and
+then turn every character that means something to Markdown into a numeric entity, so
+neither the browser nor Python-Markdown nor Jinja reads it as markup. Then, and only then,
+a small subset is rebuilt from the escaped text: `code`, **bold** and *em*.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+
+from markupsafe import Markup
+
+_MD_SPECIAL = "\\`*_{}[]()#+!|<>~^=:$%\"'"
+_ENTITY = {ord(ch): f"&#{ord(ch)};" for ch in _MD_SPECIAL}
+_ENTITY[ord("&")] = "&amp;"
+_SAFE_URL = re.compile(r"^https?://[^\s<>\"'`]+$")
+
+
+def text(value) -> Markup:
+    """Any value as inert inline text: escaped for HTML and Markdown, on one line."""
+    if isinstance(value, Markup):
+        return value
+    flat = " ".join(str(value).split())
+    return Markup(flat.translate(_ENTITY))
+
+
+def rich(value) -> Markup:
+    """Inline text with the summary subset: `code`, **bold**, *em*; nothing else."""
+    out = []
+    for i, part in enumerate(re.split(r"(`[^`\n]+`)", " ".join(str(value).split()))):
+        if i % 2:
+            out.append(f"<code>{text(part[1:-1])}</code>")
+            continue
+        piece = str(text(part))
+        piece = re.sub(r"&#42;&#42;(.+?)&#42;&#42;", r"<strong>\1</strong>", piece)
+        piece = re.sub(r"(?<![\w;])&#42;(?!&#42;)(.+?)&#42;(?![\w&])", r"<em>\1</em>", piece)
+        out.append(piece)
+    return Markup("".join(out))
+
+
+def blocks(value) -> Markup:
+    """Multi-paragraph text (release-note entries) as HTML: paragraphs and code blocks.
+
+    Safe inside a raw HTML block: code keeps its lines (newlines as entities, so no blank
+    line can end the block early); everything else goes through `rich`.
+    """
+    out = []
+    lines = str(value).replace("\r\n", "\n").split("\n")
+    para: list[str] = []
+    code: list[str] | None = None
+    fence = ""
+
+    def flush():
+        if para:
+            out.append(f"<p>{rich(' '.join(para))}</p>")
+            para.clear()
+
+    for line in lines:
+        stripped = line.strip()
+        if code is not None:
+            if stripped.startswith(fence):
+                body = "&#10;".join(str(text_keep_spaces(ln)) for ln in code)
+                out.append(f"<pre><code>{body}</code></pre>")
+                code = None
+            else:
+                code.append(line)
+            continue
+        m = re.match(r"^(`{3,}|~{3,})", stripped)
+        if m:
+            flush()
+            fence, code = m.group(1), []
+        elif not stripped:
+            flush()
+        else:
+            para.append(re.sub(r"^([-*+]|#{1,6})\s+", "", stripped) if not para else stripped)
+    if code is not None:
+        out.append(f"<pre><code>{'&#10;'.join(str(text_keep_spaces(ln)) for ln in code)}</code></pre>")
+    flush()
+    return Markup("".join(out))
+
+
+def text_keep_spaces(value: str) -> Markup:
+    """Like `text`, but keeps the line's spacing (for code)."""
+    return Markup(value.translate(_ENTITY).replace(" ", "&#32;"))
+
+
+def url(value) -> Markup:
+    """An http(s) URL, escaped for an attribute; anything else is refused loudly."""
+    value = str(value)
+    if not _SAFE_URL.match(value):
+        raise ValueError(f"refusing to link a non-http(s) URL: {value!r}")
+    return Markup(html.escape(value, quote=True))
+
+
+def finalize(value):
+    """Jinja finalize: every {{ }} output not already Markup is escaped as text."""
+    if value is None:
+        return ""
+    if isinstance(value, (int,)) and not isinstance(value, bool):
+        return str(value)
+    return text(value)

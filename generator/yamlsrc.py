@@ -1,0 +1,157 @@
+"""Read one YAML file into plain data plus the position of every node.
+
+PyYAML's composer gives each node a start mark; we convert nodes ourselves so that we can
+refuse what the safe loader lets through silently (duplicate keys, aliases) and keep the
+`path:line:col` of every value for error messages. Aliases are refused outright: content
+never needs them, and refusing them makes "billion laughs" documents harmless, since the
+composer shares alias nodes instead of expanding them.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from pathlib import Path
+
+import yaml
+
+from .errors import Problem
+
+MAX_BYTES = 4 * 1024 * 1024
+"""Largest content file we read (4 MiB); a change list of 1,000 entries is about 300 KB."""
+
+Pointer = tuple  # a path into the data: ("features", 3, "tier")
+
+
+@dataclass(frozen=True)
+class Document:
+    """A parsed file: its data, and (line, col) — 1-based — of every value and key."""
+
+    path: str
+    data: object
+    positions: dict  # Pointer -> (line, col)
+    key_positions: dict  # Pointer of a mapping value -> (line, col) of its key
+
+    def at(self, pointer: Pointer, *, key: bool = False) -> tuple[int, int]:
+        """The position of the value at pointer, or of its nearest ancestor."""
+        table = self.key_positions if key else self.positions
+        pointer = tuple(pointer)
+        while pointer:
+            if pointer in table:
+                return table[pointer]
+            if key and pointer in self.positions:
+                return self.positions[pointer]
+            pointer = pointer[:-1]
+        return self.positions.get((), (1, 1))
+
+    def problem(self, pointer: Pointer, message: str, *, key: bool = False) -> Problem:
+        line, col = self.at(pointer, key=key)
+        return Problem(self.path, line, col, message, field_path(pointer))
+
+
+def field_path(pointer: Pointer) -> str:
+    """('features', 3, 'tier') -> 'features[3].tier'."""
+    out = ""
+    for part in pointer:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out
+
+
+class WrittenFloat(float):
+    """A float that remembers how it was written, so `2.10` can be quoted back as "2.10"."""
+
+    def __new__(cls, text: str):
+        obj = super().__new__(cls, yaml.SafeLoader.yaml_constructors["tag:yaml.org,2002:float"](_CONSTRUCTOR, yaml.ScalarNode("tag:yaml.org,2002:float", text)))
+        obj.text = text
+        return obj
+
+
+class _Refused(Exception):
+    def __init__(self, node: yaml.Node, message: str):
+        self.node, self.message = node, message
+
+
+def read(path: Path, display: str) -> tuple[Document | None, list[Problem]]:
+    """Parse a file; on failure return (None, [the one problem that stopped it])."""
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        return None, [Problem(display, 1, 1, f"cannot read file: {exc.strerror or exc}")]
+    if len(raw) > MAX_BYTES:
+        return None, [Problem(display, 1, 1, f"file is {len(raw):,} bytes; the limit is {MAX_BYTES:,}")]
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        before = raw[: exc.start]
+        line = before.count(b"\n") + 1
+        col = len(before) - (before.rfind(b"\n") + 1) + 1
+        return None, [Problem(display, line, col, f"not UTF-8: byte 0x{raw[exc.start]:02x} cannot be decoded")]
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    if not text.strip() or all(not ln.strip() or ln.lstrip().startswith("#") for ln in text.splitlines()):
+        return None, [Problem(display, 1, 1, "file is empty")]
+    try:
+        node = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        what = exc.problem or exc.context or "malformed YAML"
+        if "\t" in text and "found character '\\t'" in str(exc):
+            what = "a tab character; YAML indents with spaces only"
+        line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+        return None, [Problem(display, line, col, f"YAML syntax error: {what}")]
+    except yaml.YAMLError as exc:  # composer errors without a mark
+        return None, [Problem(display, 1, 1, f"YAML error: {exc}")]
+    if node is None:
+        return None, [Problem(display, 1, 1, "file is empty")]
+    positions: dict = {}
+    key_positions: dict = {}
+    try:
+        data = _convert(node, (), positions, key_positions, set())
+    except _Refused as exc:
+        m = exc.node.start_mark
+        return None, [Problem(display, m.line + 1, m.column + 1, exc.message)]
+    return Document(display, data, positions, key_positions), []
+
+
+def _convert(node, pointer, positions, key_positions, seen):
+    if id(node) in seen:
+        raise _Refused(node, "YAML anchors and aliases (*name) are not allowed in content")
+    seen.add(id(node))
+    positions[pointer] = (node.start_mark.line + 1, node.start_mark.column + 1)
+    if isinstance(node, yaml.MappingNode):
+        out: dict = {}
+        for key_node, value_node in node.value:
+            if key_node.tag == "tag:yaml.org,2002:merge":
+                raise _Refused(key_node, "YAML merge keys (<<) are not allowed in content")
+            if not isinstance(key_node, yaml.ScalarNode):
+                raise _Refused(key_node, "mapping keys must be plain strings")
+            key = key_node.value
+            if key in out:
+                raise _Refused(key_node, f"duplicate key '{key}' (YAML would silently keep only the last one)")
+            key_positions[pointer + (key,)] = (key_node.start_mark.line + 1, key_node.start_mark.column + 1)
+            out[key] = _convert(value_node, pointer + (key,), positions, key_positions, seen)
+        return out
+    if isinstance(node, yaml.SequenceNode):
+        return [_convert(item, pointer + (i,), positions, key_positions, seen) for i, item in enumerate(node.value)]
+    return _scalar(node)
+
+
+def _scalar(node: yaml.ScalarNode):
+    """Resolve a scalar as the safe loader would, but keep timestamps as ISO strings."""
+    tag, value = node.tag, node.value
+    if tag == "tag:yaml.org,2002:timestamp":
+        try:
+            return dt.date.fromisoformat(value).isoformat()
+        except ValueError:
+            return value
+    if tag in ("tag:yaml.org,2002:str", "tag:yaml.org,2002:binary"):
+        return value
+    if tag == "tag:yaml.org,2002:float":
+        return WrittenFloat(value)
+    try:
+        return yaml.SafeLoader.yaml_constructors[tag](_CONSTRUCTOR, node)
+    except (KeyError, yaml.YAMLError, ValueError) as exc:
+        raise _Refused(node, f"cannot read value {value!r}") from exc
+
+
+_CONSTRUCTOR = yaml.SafeLoader("")
