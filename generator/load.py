@@ -285,8 +285,14 @@ def _check_order(releases: list[tuple[Release, Document]], problems: list[Proble
 def _check_lifecycles(releases, tier_by_id: dict, problems: list[Problem]) -> None:
     """A feature's tier may not go down (e.g. Beta -> Prototype) unless the entry says why."""
     last: dict[str, tuple[str, Tier]] = {}
+    first: dict[str, str] = {}
     for release, doc in releases:
         for i, entry in enumerate(release.entries):
+            if entry.change == "new" and entry.id in first:
+                problems.append(
+                    doc.problem(("features", i, "change"), f"'{entry.id}' was already announced in {first[entry.id]}: use improved or promoted")
+                )
+            first.setdefault(entry.id, release.version)
             tier = tier_by_id.get(entry.tier)
             if tier is None:
                 continue
