@@ -85,7 +85,7 @@ def load(content_dir: Path) -> Content:
     _check_lifecycles(releases, {t.id: t for t in tiers}, problems)
     known = {r.version for r, _ in releases}
     for version, doc in change_doc_by_release.items():
-        if version not in known:
+        if version not in known and not (content_dir / "releases" / f"{version}.yaml").exists():
             problems.append(doc.problem(("release",), f"no release {version} in releases/{did_you_mean(version, known)}"))
     if problems:
         raise ContentError(problems)

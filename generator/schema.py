@@ -36,8 +36,7 @@ def _explain(doc: Document, error: jsonschema.ValidationError) -> list[Problem]:
         # "a value or a list of values": report the closest alternative's complaint.
         deepest = max(error.context, key=lambda e: (len(e.relative_path), e.validator != "type"))
         if deepest.validator != "type" or not isinstance(deepest.instance, (list, dict)):
-            deepest.path.extendleft(reversed(error.absolute_path))
-            return _explain(doc, deepest)
+            return _explain(doc, deepest)  # its absolute_path already starts at the document root
     pointer = tuple(error.absolute_path)
     instance, schema = error.instance, error.schema
     if error.validator == "additionalProperties":
@@ -62,6 +61,8 @@ def _explain(doc: Document, error: jsonschema.ValidationError) -> list[Problem]:
         if "a-z0-9" in pattern:
             return [doc.problem(pointer, f"{_short(instance)} is not a valid id: use lowercase letters, digits, '.' and '-'")]
         return [doc.problem(pointer, f"{_short(instance)} does not have the expected form ({pattern})")]
+    if error.validator == "format" and schema.get("format") == "date":
+        return [doc.problem(pointer, f"{_short(instance)} is not a real date (YYYY-MM-DD)")]
     if error.validator == "minimum" and isinstance(instance, int):
         return [doc.problem(pointer, f"must be a positive integer, not {instance}")]
     if error.validator == "type":

@@ -98,6 +98,9 @@ def read(path: Path, display: str) -> tuple[Document | None, list[Problem]]:
         if "\t" in text and "found character '\\t'" in str(exc):
             what = "a tab character; YAML indents with spaces only"
         line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+        start = exc.context_mark
+        if exc.context and start is not None and start.line + 1 != line:
+            what += f" ({exc.context} that starts at line {start.line + 1})"
         return None, [Problem(display, line, col, f"YAML syntax error: {what}")]
     except yaml.YAMLError as exc:  # composer errors without a mark
         return None, [Problem(display, 1, 1, f"YAML error: {exc}")]

@@ -1,0 +1,331 @@
+"""Read PyTorch GitHub release notes (Markdown) into a flat list of changes.
+
+Private helper of `import_notes`. The notes are written by many hands, so the reader is a line
+scanner that recognises only what the notes use: ATX headings, fenced code, list items, bold-only
+lines. It never drops a line of a section: every line ends up in a change's text, or is a heading,
+bold label or group bullet whose words became the change's `area`.
+
+How a line under a section is read:
+- A heading is an *area* heading when its body starts with a list, a sub-heading or a bold label;
+  it is an *entry* heading (a change by itself: the heading and everything up to the next heading
+  of its level or higher, code and sub-headings included) when it cites a PR or its body starts
+  with prose or code (the style of "Backwards Incompatible Changes").
+- A top-level list item is a change, with its nested items and the lines that follow it
+  (continuations, paragraphs and code after a blank line), up to the next item or heading.
+- A list item that cites no PR, is one line long, and whose nested items mostly cite PRs is a
+  *group* ("- c10d" over a list of changes): its words extend the area and each nested item is
+  a change.
+- A PR-less entry heading met inside the body of a list-item change at a deeper level than its
+  area ("### Version <2.9" under a deprecation bullet) continues that change.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+AREA_SEPARATOR = " › "
+
+# Section heading text (lower-cased, emoji/punctuation/bold removed) -> section id.
+# None means "Highlights": it feeds features, not changes, and is skipped.
+SECTIONS: dict[str, str | None] = {
+    "highlights": None,
+    "backwards incompatible changes": "bc-breaking",
+    "backward incompatible changes": "bc-breaking",
+    "deprecations": "deprecations",
+    "new features": "new-features",
+    "improvements": "improvements",
+    "bug fixes": "bug-fixes",
+    "performance": "performance",
+    "documentation": "documentation",
+    "developers": "developers",
+    "security": "security",
+    "tracked regressions": "tracked-regressions",
+}
+OTHER = "other"
+
+_HEADING = re.compile(r"^ {0,3}(#{1,6})(?=[ \t]|$)[ \t]*(.*?)(?:[ \t]+#+)?[ \t]*$")
+_FENCE_OPEN = re.compile(r"^[ \t]*(`{3,}(?=[^`]*$)|~{3,})")
+_FENCE_CLOSE = re.compile(r"^[ \t]*(`{3,}|~{3,})[ \t]*$")
+_ITEM = re.compile(r"^([ \t]*)(?:[-*+]|\d{1,9}[.)])(?:[ \t]+|$)")
+_BOLD_LINE = re.compile(r"^ {0,3}(\*\*|__)(?![*_\s])(.+?)\1[ \t]*:?[ \t]*$")
+_TOC_LINE = re.compile(r"^[ \t]*(?:[-*+]|\d+[.)])[ \t]+\[[^\]]+\]\(#[A-Za-z][\w-]*\)[ \t]*$")
+
+# A PR reference, scanning left to right (the test suite re-states this rule independently):
+# - a link whose text is "#N" counts once as PR N, unless it targets a pytorch/pytorch issue or
+#   another repository;
+# - a bare https://github.com/pytorch/pytorch/pull/N URL;
+# - "#N" anywhere else, unless an issue keyword stands before it ("issue #1", "fixes #1",
+#   "closes #1", "resolves #1"): GitHub's closing keywords mark an issue, not the change's PR.
+# Fenced code is not searched.
+_REF = re.compile(
+    r"\[#(?P<link>\d+)\]\((?P<url>[^)]*)\)"
+    r"|https?://github\.com/pytorch/pytorch/pull/(?P<pull>\d+)"
+    r"|(?P<kw>\b(?:issues?|fix(?:e[sd])?|close[sd]?|resolve[sd]?)[ \t]+)?(?<![\w&/#])#(?P<num>\d+)(?!\d)",
+    re.IGNORECASE,
+)
+_NOT_A_PR_URL = re.compile(
+    r"github\.com/(?:pytorch/pytorch/issues/|(?!pytorch/pytorch(?:/|$))[^/\s]+/)", re.IGNORECASE
+)
+
+
+@dataclass(frozen=True)
+class Change:
+    """One entry of the release notes, as `content/changes/X.Y.yaml` stores it."""
+
+    section: str
+    """Section id from the schema's enum, e.g. "bug-fixes"; "other" under an unknown heading."""
+    area: str
+    """Headings, bold labels and group bullets below the section, joined by " › "; "" if none."""
+    text: str
+    """The entry as written (Markdown): dedented, each line right-stripped, fences kept."""
+    prs: tuple[int, ...]
+    """Every pytorch/pytorch PR the text cites, in order of first appearance."""
+
+
+@dataclass(frozen=True)
+class ParsedNotes:
+    """What `parse_notes` found: the changes, and warnings as "path:line: message"."""
+
+    changes: tuple[Change, ...]
+    warnings: tuple[str, ...]
+
+
+def find_prs(text: str) -> tuple[int, ...]:
+    """The PR numbers `text` cites outside fenced code, deduplicated, in order."""
+    prose, fence = [], None
+    for line in text.split("\n"):
+        fence, in_code = _fence_step(fence, line)
+        if not in_code:
+            prose.append(line)
+    found: dict[int, None] = {}
+    for m in _REF.finditer("\n".join(prose)):
+        if m["link"]:
+            if not _NOT_A_PR_URL.search(m["url"]):
+                found[int(m["link"])] = None
+        elif m["pull"]:
+            found[int(m["pull"])] = None
+        elif not m["kw"]:
+            found[int(m["num"])] = None
+    return tuple(found)
+
+
+def section_key(heading: str) -> str:
+    """Heading text reduced for matching against SECTIONS ("## **Bug Fixes:** 🐛" -> "bug fixes")."""
+    words = re.sub(r"[^a-z0-9]+", " ", heading.lower())
+    return " ".join(words.split())
+
+
+def clean_label(text: str) -> str:
+    """Heading or label text as an area name: without wrapping bold and trailing colon."""
+    label = text.strip().rstrip(":").strip()
+    m = re.fullmatch(r"(\*\*|__)(.+)\1", label)
+    if m:
+        label = m[2]
+    return label.strip().rstrip(":").strip()
+
+
+def _fence_step(fence: tuple[str, int] | None, line: str) -> tuple[tuple[str, int] | None, bool]:
+    """Advance the fence state over one line: (new state, whether the line is code)."""
+    if fence is None:
+        m = _FENCE_OPEN.match(line)
+        return ((m[1][0], len(m[1])), True) if m else (None, False)
+    m = _FENCE_CLOSE.match(line)
+    if m and m[1][0] == fence[0] and len(m[1]) >= fence[1]:
+        return None, True
+    return fence, True
+
+
+def _indent(line: str) -> int:
+    expanded = line.expandtabs(4)
+    return len(expanded) - len(expanded.lstrip(" "))
+
+
+class _Reader:
+    """One pass over the lines of a release-notes file."""
+
+    def __init__(self, text: str, path: str) -> None:
+        text = text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
+        self.lines = text.split("\n")
+        self.path = path
+        self.code = [False] * len(self.lines)
+        self.heading: list[tuple[int, str] | None] = [None] * len(self.lines)
+        self.opaque = [False] * len(self.lines)  # code, or a body appended whole to a change
+        self.changes: list[Change] = []
+        self.warnings: list[str] = []
+        fence, fence_line = None, 0
+        for i, line in enumerate(self.lines):
+            was_open = fence is not None
+            fence, self.code[i] = _fence_step(fence, line)
+            if fence is not None and not was_open:
+                fence_line = i
+            if not self.code[i]:
+                m = _HEADING.match(line)
+                if m:
+                    self.heading[i] = (len(m[1]), m[2])
+        self.opaque = list(self.code)
+        if fence is not None:
+            self.warnings.append(
+                f"{path}:{fence_line + 1}: code fence is never closed (it runs to the end of the file)"
+            )
+
+    def read(self) -> ParsedNotes:
+        levels = [h[0] for h in self.heading if h and section_key(h[1]) in SECTIONS]
+        self.section_level = levels[0] if levels else min((h[0] for h in self.heading if h), default=1)
+        if not levels:
+            self.warnings.append(f"{self.path}:1: no release-notes section heading found")
+        self.section: str | None = None  # None: header or Highlights, skipped
+        self.base_area: list[str] = []  # the heading text of an unknown section
+        self.stack: list[tuple[int, str]] = []  # (level, label) of area headings
+        self.bold: str | None = None
+        self.block: list[int] = []  # line indices of the change being collected
+        self.block_area, self.block_depth, self.block_item = "", 0, -1
+        started = not levels  # without known sections, the first heading starts one
+        i = 0
+        while i < len(self.lines):
+            h = self.heading[i]
+            if h and h[0] <= self.section_level and (started or section_key(h[1]) in SECTIONS):
+                started = True
+                self._start_section(i, h[1])
+                i += 1
+            elif self.section is None:
+                i += 1
+            elif h:
+                i = self._heading(i, h[0], h[1])
+            else:
+                self._line(i)
+                i += 1
+        self._flush()
+        return ParsedNotes(tuple(self.changes), tuple(self.warnings))
+
+    def _start_section(self, i: int, title: str) -> None:
+        self._flush()
+        self.stack, self.bold, self.base_area = [], None, []
+        key = section_key(title)
+        if key in SECTIONS:
+            self.section = SECTIONS[key]
+            return
+        self.section = OTHER
+        self.base_area = [clean_label(title)] if clean_label(title) else []
+        self.warnings.append(f"{self.path}:{i + 1}: unknown heading '{title}' (kept under Other)")
+
+    def _heading(self, i: int, level: int, title: str) -> int:
+        """Handle a heading below the section level; return the next line to read."""
+        if not self._is_entry_heading(i, title):
+            self._flush()
+            self.stack = [s for s in self.stack if s[0] < level] + [(level, clean_label(title))]
+            self.bold = None
+            return i + 1
+        end = i + 1
+        while end < len(self.lines) and not (self.heading[end] and self.heading[end][0] <= level):
+            end += 1
+        continuing = self.block_item >= 0 and level > self.block_depth and not find_prs(title)
+        if not continuing:
+            self._flush()
+            self.stack = [s for s in self.stack if s[0] < level]
+            self.bold = None
+            self._open(i)
+        for j in range(i, end):
+            self.opaque[j] = True
+        self.block.extend(range(i if continuing else i + 1, end))
+        if not continuing:
+            self._flush()
+        return end
+
+    def _is_entry_heading(self, i: int, title: str) -> bool:
+        if find_prs(title):
+            return True
+        for j in range(i + 1, len(self.lines)):
+            line = self.lines[j]
+            if self.code[j]:
+                return True
+            if self.heading[j]:
+                return False
+            if line.strip():
+                return not (_ITEM.match(line) or _BOLD_LINE.match(line) or _TOC_LINE.match(line))
+        return False
+
+    def _line(self, i: int) -> None:
+        line = self.lines[i]
+        if self.code[i] or not line.strip():
+            if self.block or line.strip():
+                self.block.append(i) if self.block else self._open(i)
+            return
+        if _TOC_LINE.match(line):
+            return
+        m = _BOLD_LINE.match(line)
+        if m and not find_prs(line):
+            self._flush()
+            self.bold = clean_label(m[2])
+            return
+        item = _ITEM.match(line)
+        if item and (self.block_item < 0 or _indent(line) <= _indent(self.lines[self.block_item]) + 1):
+            self._flush()
+            self._open(i, is_item=True)
+        elif self.block:
+            self.block.append(i)
+        else:
+            self._open(i)
+
+    def _open(self, i: int, is_item: bool = False) -> None:
+        parts = self.base_area + [label for _, label in self.stack] + ([self.bold] if self.bold else [])
+        self.block = [i]
+        self.block_area = AREA_SEPARATOR.join(p for p in parts if p)
+        self.block_depth = self.stack[-1][0] if self.stack else self.section_level
+        self.block_item = i if is_item else -1
+
+    def _flush(self) -> None:
+        if self.block:
+            if self.block_item >= 0:
+                self._emit_item(self.block, self.block_area)
+            else:
+                self._emit(self.block, self.block_area)
+        self.block, self.block_item = [], -1
+
+    def _emit_item(self, lines: list[int], area: str) -> None:
+        """Emit a list item as one change, or as a group of changes (see the module docstring)."""
+        first = _indent(self.lines[lines[0]])
+        starts: list[int] = []
+        child_indent = None
+        for k in range(1, len(lines)):
+            j = lines[k]
+            if self.opaque[j] or not _ITEM.match(self.lines[j]) or _indent(self.lines[j]) <= first + 1:
+                continue
+            child_indent = _indent(self.lines[j]) if child_indent is None else child_indent
+            if _indent(self.lines[j]) <= child_indent + 1:
+                starts.append(k)
+        own = self.lines[lines[0]]
+        chunks = [lines[a:b] for a, b in zip(starts, starts[1:] + [len(lines)])]
+        own_lines = [j for j in lines[1 : starts[0]] if self.lines[j].strip()] if starts else []
+        with_prs = sum(1 for c in chunks if find_prs(self._text(c)))
+        if chunks and not own_lines and not find_prs(own) and 2 * with_prs > len(chunks):
+            label = clean_label(own[_ITEM.match(own).end() :])
+            sub_area = AREA_SEPARATOR.join(p for p in (area, label) if p)
+            for chunk in chunks:
+                self._emit_item(chunk, sub_area)
+        else:
+            self._emit(lines, area)
+
+    def _emit(self, lines: list[int], area: str) -> None:
+        text = self._text(lines)
+        if text:
+            self.changes.append(Change(self.section or OTHER, _fit(area), text, find_prs(text)))
+
+    def _text(self, lines: list[int]) -> str:
+        pad = _indent(self.lines[lines[0]])
+        out = []
+        for j in lines:
+            line = self.lines[j].rstrip()
+            strip = min(pad, len(line) - len(line.lstrip(" ")))
+            out.append(line[strip:])
+        return "\n".join(out).strip("\n")
+
+
+def _fit(area: str) -> str:
+    """Keep an area within the schema's 200 characters."""
+    return area if len(area) <= 200 else area[:199].rstrip() + "…"
+
+
+def parse(text: str, path: str) -> ParsedNotes:
+    """Read release-notes Markdown; `path` only prefixes the warnings."""
+    return _Reader(text, path).read()

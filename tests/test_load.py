@@ -1,0 +1,174 @@
+"""Loader and validator: every kind of bad input gets one line with its exact path:line:col."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from generator.errors import ContentError
+from generator.load import load
+from tests.conftest import run_cli
+
+REL = Path("releases/2.8.yaml")
+
+
+def problems(content: Path) -> list[str]:
+    with pytest.raises(ContentError) as info:
+        load(content)
+    return [str(p).replace(str(content) + "/", "") for p in info.value.problems]
+
+
+def edit(content: Path, old: str, new: str, rel: Path = REL) -> None:
+    path = content / rel
+    text = path.read_text(encoding="utf-8")
+    assert old in text, old
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+def test_fixture_is_valid(content_copy):
+    content = load(content_copy)
+    assert [r.version for r in content.releases] == ["2.7", "2.8"]
+    assert content.releases[1].entries[0].prs == (201,)  # a single value becomes a list
+    assert content.releases[0].entries[1].backends == ("cuda",)
+
+
+def test_unquoted_version_is_refused_with_its_position(content_copy):
+    edit(content_copy, 'version: "2.8"', "version: 2.10")
+    (content_copy / REL).rename(content_copy / "releases/2.10.yaml")
+    (content_copy / "changes/2.8.yaml").unlink()
+    assert problems(content_copy) == [
+        'releases/2.10.yaml:2:10: version: write the version in quotes, "2.10": unquoted, YAML reads 2.10 as the number 2.1'
+    ]
+
+
+def test_unknown_key_suggests_the_right_one(content_copy):
+    edit(content_copy, "    tier: api-stable", "    teir: api-stable")
+    assert problems(content_copy) == ["releases/2.8.yaml:12:5: features[0].teir: unknown field 'teir' (did you mean 'tier'?)"]
+
+
+def test_unknown_tier_backend_and_area_ids(content_copy):
+    edit(content_copy, "tier: api-stable", "tier: api-stabel")
+    edit(content_copy, "backends: [cuda]", "backends: [cdua]")
+    edit(content_copy, "    area: compiler\n    summary: A mesh", "    area: compilr\n    summary: A mesh")
+    assert problems(content_copy) == [
+        "releases/2.8.yaml:12:11: features[0].tier: unknown tier 'api-stabel' (did you mean 'api-stable'?)",
+        "releases/2.8.yaml:14:16: features[0].backends[0]: unknown backend 'cdua' (did you mean 'cuda'?)",
+        "releases/2.8.yaml:24:11: features[1].area: unknown area 'compilr' (did you mean 'compiler'?)",
+    ]
+
+
+def test_enum_value_gets_did_you_mean(content_copy):
+    edit(content_copy, "change: promoted", "change: promted")
+    [line] = problems(content_copy)
+    assert line.startswith("releases/2.8.yaml:13:13: features[0].change: 'promted' is not one of new, promoted")
+    assert line.endswith("(did you mean 'promoted'?)")
+
+
+def test_duplicate_feature_id(content_copy):
+    edit(content_copy, "  - id: mesh", "  - id: widget-compiler")
+    assert "releases/2.8.yaml:20:9: features[1].id: duplicate feature id 'widget-compiler' (first at line 10)" in problems(content_copy)
+
+
+def test_duplicate_yaml_key(content_copy):
+    edit(content_copy, "    title: Mesh\n", "    title: Mesh\n    title: Mesh again\n")
+    assert problems(content_copy) == [
+        "releases/2.8.yaml:22:5: duplicate key 'title' (YAML would silently keep only the last one)"
+    ]
+
+
+def test_releases_out_of_date_order(content_copy):
+    edit(content_copy, "date: 2025-08-06", "date: 2025-01-06")
+    assert problems(content_copy) == [
+        "releases/2.8.yaml:3:7: date: 2.8 is dated 2025-01-06, not after 2.7 (2025-04-23): releases out of date order"
+    ]
+
+
+def test_tier_going_backwards_needs_a_reason(content_copy):
+    edit(content_copy, "tier: api-stable\n    change: promoted", "tier: prototype\n    change: demoted")
+    edit(content_copy, "tier_vocabulary: api-stability", "tier_vocabulary: maturity")
+    assert problems(content_copy) == [
+        "releases/2.8.yaml:12:11: features[0].tier: 'widget-compiler' goes from Beta in 2.7 back to Prototype: add a `reason:`"
+    ]
+    edit(content_copy, "    change: demoted\n", "    change: demoted\n    reason: Rewritten from scratch.\n")
+    load(content_copy)
+
+
+def test_pr_numbers_must_be_positive_integers(content_copy):
+    edit(content_copy, "prs: 201", "prs: [201, -5]")
+    assert problems(content_copy) == ["releases/2.8.yaml:17:16: features[0].prs[1]: must be a positive integer, not -5"]
+
+
+@pytest.mark.parametrize("bad", ["javascript:alert(1)", "data:text/html,hi", "vbscript:msgbox", "ftp://example.org/x"])
+def test_urls_must_be_http(content_copy, bad):
+    edit(content_copy, "    source: https://example.org/2.8\n  - id: mesh", f"    source: '{bad}'\n  - id: mesh")
+    assert problems(content_copy) == [f"releases/2.8.yaml:19:13: features[0].source: not an http(s) URL: '{bad}'"]
+
+
+@pytest.mark.parametrize("bad", ["a/b", "a\\\\b", "a..b", "../x", "Widget"])
+def test_ids_must_be_slugs(content_copy, bad):
+    edit(content_copy, "  - id: mesh", f'  - id: "{bad}"')
+    [line] = problems(content_copy)
+    assert line.startswith("releases/2.8.yaml:20:9: features[1].id: ")
+    assert "not a valid id" in line
+
+
+def test_missing_required_field(content_copy):
+    edit(content_copy, "    summary: A mesh of devices.\n", "")
+    assert problems(content_copy) == ["releases/2.8.yaml:20:5: features[1]: missing required field 'summary'"]
+
+
+def test_malformed_yaml(content_copy):
+    edit(content_copy, "summary: The second fixture release.", "summary: [unclosed")
+    [line] = problems(content_copy)
+    assert line == (
+        "releases/2.8.yaml:8:6: YAML syntax error: expected ',' or ']', but got ':'"
+        " (while parsing a flow sequence that starts at line 7)"
+    )
+
+
+def test_tab_indentation(content_copy):
+    edit(content_copy, "    title: Mesh", "\ttitle: Mesh")
+    [line] = problems(content_copy)
+    assert line.startswith("releases/2.8.yaml:21:1: YAML syntax error")
+    assert "tab" in line
+
+
+def test_non_utf8_bytes(content_copy):
+    path = content_copy / REL
+    path.write_bytes(path.read_bytes().replace(b"The second", b"The s\xe9cond"))
+    assert problems(content_copy) == ["releases/2.8.yaml:7:15: not UTF-8: byte 0xe9 cannot be decoded"]
+
+
+@pytest.mark.parametrize("body", ["", "\n\n", "# only a comment\n"])
+def test_empty_file(content_copy, body):
+    (content_copy / REL).write_text(body, encoding="utf-8")
+    assert problems(content_copy) == ["releases/2.8.yaml:1:1: file is empty"]
+
+
+def test_date_that_does_not_exist(content_copy):
+    edit(content_copy, "date: 2025-08-06", "date: 2025-02-30")
+    assert problems(content_copy) == ["releases/2.8.yaml:3:7: date: '2025-02-30' is not a real date (YYYY-MM-DD)"]
+
+
+def test_every_error_in_one_run(content_copy):
+    edit(content_copy, "    tier: api-stable", "    teir: api-stable")
+    edit(content_copy, "change: new", "change: nova")
+    (content_copy / "releases/2.7.yaml").write_text("", encoding="utf-8")
+    assert [p.split(":")[0] + ":" + p.split(":")[1] for p in problems(content_copy)] == [
+        "releases/2.7.yaml:1",
+        "releases/2.8.yaml:12",
+        "releases/2.8.yaml:22",
+    ]
+
+
+def test_cli_exit_codes_and_no_traceback(content_copy):
+    ok = run_cli("check", "--content", str(content_copy))
+    assert ok.returncode == 0, ok.stderr
+    edit(content_copy, "tier: api-stable", "tier: nope")
+    bad = run_cli("check", "--content", str(content_copy))
+    assert bad.returncode == 1
+    assert "Traceback" not in bad.stderr
+    assert "releases/2.8.yaml:12:11: features[0].tier: unknown tier 'nope'" in bad.stderr
+    usage = run_cli("check", "--content", str(content_copy / "missing"))
+    assert usage.returncode == 2 and "Traceback" not in usage.stderr
