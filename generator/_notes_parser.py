@@ -179,6 +179,7 @@ class _Reader:
         self.stack: list[tuple[int, str]] = []  # (level, label) of area headings
         self.bold: str | None = None
         self.block: list[int] = []  # line indices of the change being collected
+        self.run: list[tuple[list[int], bool]] = []  # earlier blocks of this area: (lines, is item)
         self.block_area, self.block_depth, self.block_item = "", 0, -1
         started = not levels  # without known sections, the first heading starts one
         i = 0
@@ -248,8 +249,10 @@ class _Reader:
     def _line(self, i: int) -> None:
         line = self.lines[i]
         if self.code[i] or not line.strip():
-            if self.block or line.strip():
-                self.block.append(i) if self.block else self._open(i)
+            if self.block:
+                self.block.append(i)
+            elif line.strip():
+                self._open(i)
             return
         if _TOC_LINE.match(line):
             return
@@ -260,7 +263,6 @@ class _Reader:
             return
         item = _ITEM.match(line)
         if item and (self.block_item < 0 or _indent(line) <= _indent(self.lines[self.block_item]) + 1):
-            self._flush()
             self._open(i, is_item=True)
         elif self.block:
             self.block.append(i)
@@ -269,21 +271,47 @@ class _Reader:
 
     def _open(self, i: int, is_item: bool = False) -> None:
         parts = self.base_area + [label for _, label in self.stack] + ([self.bold] if self.bold else [])
+        area = AREA_SEPARATOR.join(p for p in parts if p)
+        if area != self.block_area:
+            self._flush()
+        elif self.block:
+            self.run.append((self.block, self.block_item >= 0))
         self.block = [i]
-        self.block_area = AREA_SEPARATOR.join(p for p in parts if p)
+        self.block_area = area
         self.block_depth = self.stack[-1][0] if self.stack else self.section_level
         self.block_item = i if is_item else -1
 
     def _flush(self) -> None:
+        """Emit the blocks collected since the area last changed."""
         if self.block:
-            if self.block_item >= 0:
-                self._emit_item(self.block, self.block_area)
+            self.run.append((self.block, self.block_item >= 0))
+        self._emit_run(self.run, self.block_area)
+        self.block, self.block_item, self.run = [], -1, []
+
+    def _emit_run(self, blocks: list[tuple[list[int], bool]], area: str) -> None:
+        """Emit sibling blocks; a PR-less one-line item directly followed (no blank line) by
+        sibling items is a flattened group ("- Enhanced Windows support" over "- load_inline")."""
+        k = 0
+        while k < len(blocks):
+            lines, is_item = blocks[k]
+            end = k + 1
+            if is_item and len(lines) == 1 and not find_prs(self.lines[lines[0]]):
+                while end < len(blocks) and blocks[end][1] and self.lines[blocks[end - 1][0][-1]].strip():
+                    end += 1
+            children = [c for c, _ in blocks[k + 1 : end]]
+            if children and self._mostly_cite_prs(children):
+                self._emit_run([(c, True) for c in children], self._sub_area(area, lines[0]))
+            elif is_item:
+                self._emit_item(lines, area)
+                end = k + 1
             else:
-                self._emit(self.block, self.block_area)
-        self.block, self.block_item = [], -1
+                self._emit(lines, area)
+                end = k + 1
+            k = end
 
     def _emit_item(self, lines: list[int], area: str) -> None:
-        """Emit a list item as one change, or as a group of changes (see the module docstring)."""
+        """Emit a list item as one change, or as a group when it is a PR-less one-line label
+        over nested items that mostly cite PRs (see the module docstring)."""
         first = _indent(self.lines[lines[0]])
         starts: list[int] = []
         child_indent = None
@@ -294,17 +322,20 @@ class _Reader:
             child_indent = _indent(self.lines[j]) if child_indent is None else child_indent
             if _indent(self.lines[j]) <= child_indent + 1:
                 starts.append(k)
-        own = self.lines[lines[0]]
         chunks = [lines[a:b] for a, b in zip(starts, starts[1:] + [len(lines)])]
-        own_lines = [j for j in lines[1 : starts[0]] if self.lines[j].strip()] if starts else []
-        with_prs = sum(1 for c in chunks if find_prs(self._text(c)))
-        if chunks and not own_lines and not find_prs(own) and 2 * with_prs > len(chunks):
-            label = clean_label(own[_ITEM.match(own).end() :])
-            sub_area = AREA_SEPARATOR.join(p for p in (area, label) if p)
-            for chunk in chunks:
-                self._emit_item(chunk, sub_area)
+        own_more = starts and any(self.lines[j].strip() for j in lines[1 : starts[0]])
+        if chunks and not own_more and not find_prs(self.lines[lines[0]]) and self._mostly_cite_prs(chunks):
+            self._emit_run([(c, True) for c in chunks], self._sub_area(area, lines[0]))
         else:
             self._emit(lines, area)
+
+    def _mostly_cite_prs(self, chunks: list[list[int]]) -> bool:
+        return 2 * sum(1 for c in chunks if find_prs(self._text(c))) > len(chunks)
+
+    def _sub_area(self, area: str, label_line: int) -> str:
+        line = self.lines[label_line]
+        label = clean_label(line[_ITEM.match(line).end() :])
+        return AREA_SEPARATOR.join(p for p in (area, label) if p)
 
     def _emit(self, lines: list[int], area: str) -> None:
         text = self._text(lines)
@@ -312,12 +343,18 @@ class _Reader:
             self.changes.append(Change(self.section or OTHER, _fit(area), text, find_prs(text)))
 
     def _text(self, lines: list[int]) -> str:
+        """The lines as one text, dedented by the first line's indent; a code block moves only
+        as far as its opening fence does, so its own indentation is kept."""
         pad = _indent(self.lines[lines[0]])
-        out = []
+        out, fence, fence_pad = [], None, pad
         for j in lines:
             line = self.lines[j].rstrip()
-            strip = min(pad, len(line) - len(line.lstrip(" ")))
-            out.append(line[strip:])
+            spaces = len(line) - len(line.lstrip(" "))
+            was_open = fence is not None
+            fence, in_code = _fence_step(fence, line)
+            if in_code and not was_open:
+                fence_pad = min(pad, spaces)
+            out.append(line[min(fence_pad if in_code else pad, spaces) :])
         return "\n".join(out).strip("\n")
 
 

@@ -24,14 +24,14 @@ def text(value) -> Markup:
     """Any value as inert inline text: escaped for HTML and Markdown, on one line."""
     if isinstance(value, Markup):
         return value
-    flat = " ".join(str(value).split())
+    flat = re.sub(r"\s+", " ", str(value))
     return Markup(flat.translate(_ENTITY))
 
 
 def rich(value) -> Markup:
     """Inline text with the summary subset: `code`, **bold**, *em*; nothing else."""
     out = []
-    for i, part in enumerate(re.split(r"(`[^`\n]+`)", " ".join(str(value).split()))):
+    for i, part in enumerate(re.split(r"(`[^`\n]+`)", re.sub(r"\s+", " ", str(value).strip()))):
         if i % 2:
             out.append(f"<code>{text(part[1:-1])}</code>")
             continue

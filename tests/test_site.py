@@ -1,0 +1,83 @@
+"""End to end: the real content builds with mkdocs --strict, and every link in it resolves."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import yaml
+
+from generator.build import site_model
+from tests.conftest import ROOT
+from tests.crawl import broken_links
+
+CONTENT = ROOT / "content"
+RELEASES = ["2.0", "2.1", "2.2", "2.3", "2.4", "2.5", "2.6", "2.7", "2.8", "2.9", "2.10", "2.11", "2.12"]
+
+
+def test_real_site_builds_and_every_internal_link_resolves(real_site: Path):
+    assert (real_site / "index.html").exists()
+    for version in RELEASES:
+        assert (real_site / "releases" / version / "index.html").exists(), version
+    for page in ("releases", "features", "backends", "tiers", "contributors", "compatibility"):
+        assert (real_site / page / "index.html").exists(), page
+    assert broken_links(real_site) == []
+
+
+def test_fixture_site_links_resolve(fixture_site: Path):
+    assert broken_links(fixture_site) == []
+    assert (fixture_site / "features/widget-compiler/index.html").exists()
+
+
+def test_item_pages_stay_out_of_the_nav(real_site: Path):
+    """The nav lists index pages only, so its size does not grow with the number of items."""
+    html = (real_site / "features/torch-compile/index.html").read_text(encoding="utf-8")
+    start = html.index('<nav class="md-nav md-nav--primary')
+    nav = html[start : html.index('<div class="md-content"', start)]
+    assert "Releases" in nav and "Backends" in nav
+    assert "releases/2.12/" not in nav and "features/flex-attention/" not in nav and "backends/cuda/" not in nav
+
+
+def test_crawler_reports_a_broken_link_and_anchor(tmp_path: Path):
+    (tmp_path / "a").mkdir()
+    (tmp_path / "index.html").write_text('<a href="a/">ok</a><a href="b/">gone</a><a href="a/#nope">x</a><p id="here"></p><a href="#here">y</a>')
+    (tmp_path / "a/index.html").write_text("<h1 id='top'>A</h1>")
+    assert broken_links(tmp_path) == ["index.html -> b/", "index.html -> a/#nope (no such anchor)"]
+
+
+def test_counts_of_the_issue_releases():
+    site = site_model(CONTENT)
+    by_version = {r.version: r for r in site.releases}
+    assert [r.version for r in site.releases] == RELEASES
+    assert (by_version["2.0"].commits, by_version["2.0"].contributor_count) == (4541, 428)
+    assert (by_version["2.11"].commits, by_version["2.11"].contributor_count) == (2723, 432)
+    assert (by_version["2.12"].commits, by_version["2.12"].contributor_count) == (2926, 457)
+
+
+def test_every_announced_feature_is_present():
+    """Coverage: each feature a release's tier table or highlights name is in its YAML."""
+    site = site_model(CONTENT)
+    by_version = {r.version: {e.id for e in r.entries} for r in site.releases}
+    files = sorted((ROOT / "tests/data/announced").glob("*.yaml"))
+    assert sorted(f.stem for f in files) == sorted(RELEASES)
+    missing = []
+    for path in files:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        assert data["release"] == path.stem
+        assert data["features"], path
+        for item in data["features"]:
+            if item["id"] not in by_version[data["release"]]:
+                missing.append(f"{path.stem}: {item['name']} ({item['id']})")
+    assert missing == []
+
+
+def test_lifecycles_span_releases_and_backends_have_rows():
+    site = site_model(CONTENT)
+    spanning = [f for f in site.features if len({e.release for e in f.entries}) >= 2]
+    assert len(spanning) >= 20, [f.id for f in spanning]
+    for view in site.backend_views:
+        assert view.matrix.rows, view.backend.id
+    for version in RELEASES:
+        release = next(r for r in site.releases if r.version == version)
+        assert release.compatibility is not None, version
+    compile_ = site.feature_by_id["torch-compile"]
+    assert compile_.first == "2.0"
