@@ -27,10 +27,19 @@ def site_model(content_dir: Path) -> Site:
     return attach_changes(enrich(load(content_dir)))
 
 
+DEFAULT_SITE_URL = "http://127.0.0.1:8000/"  # keep equal to the !ENV default in mkdocs.yml
+
+
+def site_url() -> str:
+    """Where the site is hosted: SITE_URL (as mkdocs.yml reads it), else the local preview."""
+    url = os.environ.get("SITE_URL") or DEFAULT_SITE_URL
+    return url if url.endswith("/") else url + "/"
+
+
 def generate(content_dir: Path, docs_dir: Path = DEFAULT_DOCS) -> tuple[Site, list[str]]:
     """Render every page into docs_dir; return the site and the paths rewritten."""
     site = site_model(content_dir)
-    return site, write_changed(render_all(site), docs_dir)
+    return site, write_changed(render_all(site, site_url()), docs_dir)
 
 
 def mkdocs_config(docs_dir: Path, site_dir: Path, *, strict: bool = True, **overrides):

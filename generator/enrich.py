@@ -25,11 +25,13 @@ from .model import (
     ContributorWork,
     Entry,
     Feature,
+    LedgerRow,
     Matrix,
     MatrixRow,
     Release,
     Site,
     Tier,
+    version_key,
 )
 
 CHANGE_LABELS = {
@@ -59,7 +61,9 @@ def enrich(content: Content) -> Site:
     versions = tuple(r.version for r in releases)
     latest = releases[-1]
     epoch = calendar.timegm(max(r.date for r in releases).timetuple())
+    ledger = _ledger(features, releases)
     return Site(
+        ledger=ledger,
         content=content,
         releases=releases,
         latest=latest,
@@ -73,6 +77,20 @@ def enrich(content: Content) -> Site:
         timeline=Matrix(versions, tuple(MatrixRow(f, _cells(f.entries, releases, tier_by_id, pad=True)) for f in features)),
         source_date_epoch=epoch,
     )
+
+
+def _ledger(features: tuple[Feature, ...], releases: tuple[Release, ...]) -> tuple[LedgerRow, ...]:
+    """Deprecated features, oldest deprecation first, flagging removals that are overdue."""
+    shipped = {r.version for r in releases}
+    rows = []
+    for f in features:
+        entry = next((e for e in f.entries if e.change == "deprecated" or e.tier == "deprecated"), None)
+        if entry is None:
+            continue
+        overdue = bool(f.removal_planned and f.removal_planned in shipped and not f.removed_in)
+        rows.append(LedgerRow(f, entry, entry.release, f.removal_planned, f.removed_in, overdue))
+    rows.sort(key=lambda r: (version_key(r.deprecated_in), r.feature.title.casefold()))
+    return tuple(rows)
 
 
 def tier_at(tier: Tier | None, release: Release, tier_by_id: dict) -> Tier | None:

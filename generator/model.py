@@ -248,6 +248,18 @@ class BackendView:
 
 
 @dataclass(frozen=True)
+class LedgerRow:
+    """One deprecated feature on the /deprecations/ ledger."""
+
+    feature: Feature
+    entry: Entry  # the deprecation entry
+    deprecated_in: str
+    removal_planned: str | None
+    removed_in: str | None
+    overdue: bool  # removal was announced for a release that shipped without removing it
+
+
+@dataclass(frozen=True)
 class Site:
     """The enriched site: every page's data, computed once."""
 
@@ -262,5 +274,6 @@ class Site:
     backend_views: tuple[BackendView, ...] = ()
     contributors: tuple[Contributor, ...] = ()
     timeline: Matrix | None = None
-    change_sections: dict = field(default_factory=dict, hash=False)  # version -> tuple[ChangeSection]
+    change_sections: dict = field(default_factory=dict, hash=False)
+    ledger: tuple[LedgerRow, ...] = ()  # version -> tuple[ChangeSection]
     source_date_epoch: int = 0

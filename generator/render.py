@@ -111,6 +111,10 @@ def pages(site: Site) -> list[Page]:
         Page("tiers/index.md", "tiers.md.j2", {}, "tiers.yaml"),
         Page("contributors/index.md", "contributors.md.j2", {}, "releases/*.yaml"),
         Page("compatibility/index.md", "compatibility.md.j2", {}, "releases/*.yaml"),
+        Page("timeline/index.md", "timeline.md.j2", {}, "releases/*.yaml"),
+        Page("compare/index.md", "compare.md.j2", {}, "releases/*.yaml, changes/*.yaml"),
+        Page("deprecations/index.md", "deprecations.md.j2", {}, "releases/*.yaml"),
+        Page("api/index.md", "api.md.j2", {}, "releases/*.yaml"),
     ]
     for release in site.releases:
         source = release.source_file + (f", changes/{release.version}.yaml" if release.changes else "")
@@ -122,9 +126,13 @@ def pages(site: Site) -> list[Page]:
     return out
 
 
-def render_all(site: Site, env: jinja2.Environment | None = None) -> dict[str, bytes]:
-    """Render every page to bytes, keyed by its path under docs/."""
+def render_all(site: Site, site_url: str = "http://127.0.0.1:8000/", env: jinja2.Environment | None = None) -> dict[str, bytes]:
+    """Render every page, API file and feed to bytes, keyed by its path under docs/."""
+    from .api import render_api
+    from .feeds import render_feeds
+
     env = env or environment()
+    base = site_url if site_url.endswith("/") else site_url + "/"
     rendered = {}
     versions = frozenset(r.version for r in site.releases)
     for page in pages(site):
@@ -142,6 +150,8 @@ def render_all(site: Site, env: jinja2.Environment | None = None) -> dict[str, b
         else:
             body = header + body
         rendered[page.path] = body.encode("utf-8")
+    rendered.update(render_api(site, base))
+    rendered.update(render_feeds(site, base))
     for asset in sorted(ASSETS.rglob("*")):
         if asset.is_file():
             rendered[f"assets/{asset.relative_to(ASSETS).as_posix()}"] = asset.read_bytes()

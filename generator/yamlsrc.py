@@ -91,7 +91,7 @@ def read(path: Path, display: str) -> tuple[Document | None, list[Problem]]:
     if not text.strip() or all(not ln.strip() or ln.lstrip().startswith("#") for ln in text.splitlines()):
         return None, [Problem(display, 1, 1, "file is empty")]
     try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
+        node = yaml.compose(text, Loader=_LOADER)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         what = exc.problem or exc.context or "malformed YAML"
@@ -158,3 +158,5 @@ def _scalar(node: yaml.ScalarNode):
 
 
 _CONSTRUCTOR = yaml.SafeLoader("")
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+"""libyaml's parser when PyYAML was built with it (several times faster); same nodes and marks."""

@@ -121,10 +121,10 @@ def test_missing_required_field(content_copy):
 def test_malformed_yaml(content_copy):
     edit(content_copy, "summary: The second fixture release.", "summary: [unclosed")
     [line] = problems(content_copy)
-    assert line == (
-        "releases/2.8.yaml:8:6: YAML syntax error: expected ',' or ']', but got ':'"
-        " (while parsing a flow sequence that starts at line 7)"
-    )
+    # libyaml and pure-Python PyYAML word the problem differently; the position is what matters.
+    assert line.startswith("releases/2.8.yaml:8:6: YAML syntax error: ")
+    assert "expected ',' or ']'" in line
+    assert line.endswith("(while parsing a flow sequence that starts at line 7)")
 
 
 def test_tab_indentation(content_copy):

@@ -1,0 +1,137 @@
+"""The JSON API under /api/v1/: releases, features with lifecycles, and backends.
+
+Field names are stable (they are documented in schemas/api.schema.json and on the site's API
+page); add fields, never rename them. URLs are absolute, built on the configured site_url.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from .model import PR_URL, Entry, Release, Site
+from .render import url_of
+
+API = "api/v1"
+
+
+def _dump(data) -> bytes:
+    return (json.dumps(data, indent=1, sort_keys=True, ensure_ascii=False) + "\n").encode("utf-8")
+
+
+def _entry(entry: Entry, base: str) -> dict:
+    return {
+        "id": entry.id,
+        "release": entry.release,
+        "title": entry.title,
+        "tier": entry.tier,
+        "change": entry.change,
+        "backends": list(entry.backends),
+        "area": entry.area,
+        "summary": entry.summary,
+        "prs": list(entry.prs),
+        "contributors": list(entry.contributors),
+        "source": entry.source,
+        "removal": entry.removal,
+        "url": f"{base}{url_of(f'releases/{entry.release}.md')}#{entry.id}",
+        "feature_url": f"{base}{url_of(f'features/{entry.id}.md')}",
+    }
+
+
+def _release_summary(release: Release, base: str) -> dict:
+    return {
+        "version": release.version,
+        "date": release.date.isoformat(),
+        "previous": release.previous,
+        "commits": release.commits,
+        "contributors": release.contributor_count,
+        "tier_vocabulary": release.tier_vocabulary,
+        "blog": release.blog,
+        "notes": release.notes,
+        "features": len(release.entries),
+        "changes": len(release.changes),
+        "url": base + url_of(f"releases/{release.version}.md"),
+        "api": f"{base}{API}/releases/{release.version}.json",
+    }
+
+
+SCHEMA = Path(__file__).parent / "schemas" / "api.schema.json"
+
+
+def render_api(site: Site, base: str) -> dict[str, bytes]:
+    """Every API file (and the API's JSON Schema), keyed by its path under docs/."""
+    files = {f"{API}/schema.json": SCHEMA.read_bytes(),f"{API}/releases.json": _dump({"releases": [_release_summary(r, base) for r in reversed(site.releases)]})}
+    for release in site.releases:
+        page = base + url_of(f"releases/{release.version}.md")
+        c = release.compatibility
+        data = _release_summary(release, base) | {
+            "summary": release.summary,
+            "compatibility": None
+            if c is None
+            else {
+                "python": {"min": c.python_min, "max": c.python_max, "experimental": list(c.python_experimental)},
+                "cxx": c.cxx,
+                "cuda_stable": [cu.version for cu in c.cuda_stable],
+                "cuda_experimental": [cu.version for cu in c.cuda_experimental],
+                "rocm": c.rocm,
+            },
+            "patches": [{"version": p.version, "date": p.date} for p in release.patches],
+            "entries": [_entry(e, base) for e in release.entries],
+            "change_list": [
+                {
+                    "section": v.change.section,
+                    "area": v.change.area,
+                    "text": v.change.text,
+                    "prs": list(v.change.prs),
+                    "backends": list(v.backends),
+                    "url": f"{page}#pr-{v.change.prs[0]}" if v.change.prs else f"{page}#changes",
+                }
+                for s in site.change_sections.get(release.version, ())
+                for _, views in s.areas
+                for v in views
+            ],
+        }
+        files[f"{API}/releases/{release.version}.json"] = _dump(data)
+    features = [
+        {
+            "id": f.id,
+            "title": f.title,
+            "area": f.area,
+            "backends": list(f.backends),
+            "aliases": list(f.aliases),
+            "first": f.first,
+            "tier": f.tier_now,
+            "deprecated_in": f.deprecated_in,
+            "removal_planned": f.removal_planned,
+            "removed_in": f.removed_in,
+            "url": base + url_of(f"features/{f.id}.md"),
+            "lifecycle": [{"release": e.release, "tier": e.tier, "change": e.change, "title": e.title} for e in f.entries],
+        }
+        for f in site.features
+    ]
+    files[f"{API}/features.json"] = _dump({"features": features})
+    for view in site.backend_views:
+        b = view.backend
+        files[f"{API}/backends/{b.id}.json"] = _dump(
+            {
+                "id": b.id,
+                "name": b.name,
+                "vendor": b.vendor,
+                "description": b.description,
+                "url": base + url_of(f"backends/{b.id}.md"),
+                "entries": [_entry(e, base) for _, entries in view.entries_by_release for e in entries],
+                "changes": [
+                    {
+                        "release": release.version,
+                        "section": v.change.section,
+                        "area": v.change.area,
+                        "text": v.change.text,
+                        "prs": list(v.change.prs),
+                        "pr_urls": [PR_URL.format(p) for p in v.change.prs],
+                    }
+                    for release, views in view.changes_by_release
+                    for v in views
+                ],
+            }
+        )
+    return files

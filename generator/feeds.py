@@ -1,0 +1,66 @@
+"""Atom feeds: /feed.xml (one entry per release, newest first) and /backends/<id>/feed.xml."""
+
+from __future__ import annotations
+
+import datetime as dt
+from xml.sax.saxutils import escape, quoteattr
+
+from .model import Entry, Release, Site
+from .render import url_of
+
+
+def _when(date: dt.date) -> str:
+    return f"{date.isoformat()}T00:00:00Z"
+
+
+def _feed(title: str, self_url: str, page_url: str, items: list[tuple[Release, str, str]]) -> bytes:
+    updated = _when(items[0][0].date) if items else "1970-01-01T00:00:00Z"
+    out = [
+        '<?xml version="1.0" encoding="utf-8"?>',
+        '<feed xmlns="http://www.w3.org/2005/Atom">',
+        f"  <title>{escape(title)}</title>",
+        f"  <id>{escape(self_url)}</id>",
+        f"  <link rel=\"self\" type=\"application/atom+xml\" href={quoteattr(self_url)}/>",
+        f"  <link rel=\"alternate\" type=\"text/html\" href={quoteattr(page_url)}/>",
+        f"  <updated>{updated}</updated>",
+        "  <author><name>PyTorch Release Atlas</name></author>",
+    ]
+    for release, link, text in items:
+        out += [
+            "  <entry>",
+            f"    <title>{escape('PyTorch ' + release.version)}</title>",
+            f"    <id>{escape(link)}</id>",
+            f"    <link rel=\"alternate\" type=\"text/html\" href={quoteattr(link)}/>",
+            f"    <published>{_when(release.date)}</published>",
+            f"    <updated>{_when(release.date)}</updated>",
+            f"    <summary type=\"text\">{escape(text)}</summary>",
+            "  </entry>",
+        ]
+    out.append("</feed>")
+    return ("\n".join(out) + "\n").encode("utf-8")
+
+
+def _titles(entries: tuple[Entry, ...]) -> str:
+    return "; ".join(e.title for e in entries)
+
+
+def render_feeds(site: Site, base: str) -> dict[str, bytes]:
+    """The site feed and one feed per backend, keyed by path under docs/."""
+    items = []
+    for release in reversed(site.releases):
+        link = base + url_of(f"releases/{release.version}.md")
+        text = " ".join(release.summary.split())
+        highlights = tuple(e for e in release.entries if e.highlight)
+        if highlights:
+            text += " Highlights: " + _titles(highlights) + "."
+        items.append((release, link, text))
+    files = {"feed.xml": _feed("PyTorch Release Atlas: releases", base + "feed.xml", base, items)}
+    for view in site.backend_views:
+        b = view.backend
+        page = base + url_of(f"backends/{b.id}.md")
+        entries = [
+            (release, f"{page}#release-{release.version.replace('.', '-')}", f"{b.name} in PyTorch {release.version}: {_titles(es)}.")
+            for release, es in view.entries_by_release
+        ]
+        files[f"backends/{b.id}/feed.xml"] = _feed(f"PyTorch Release Atlas: {b.name}", f"{page}feed.xml", page, entries)
+    return files

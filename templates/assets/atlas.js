@@ -1,0 +1,143 @@
+/* PyTorch Release Atlas: timeline filters and the release comparison.
+   Content reaches the page through textContent only, never innerHTML. */
+(function () {
+  "use strict";
+
+  function el(tag, attrs, text) {
+    const node = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) node.setAttribute(k, v);
+    if (text !== undefined) node.textContent = text;
+    return node;
+  }
+
+  /* ---- /timeline/: filter the static matrix by backend, area and tier ---- */
+  function initFilters() {
+    document.querySelectorAll("form[data-atlas-filter]").forEach(function (form) {
+      const table = document.getElementById(form.dataset.atlasFilter);
+      if (!table) return;
+      const rows = Array.from(table.querySelectorAll("tbody tr"));
+      const params = new URLSearchParams(location.search);
+      for (const name of ["backend", "area", "tier"]) {
+        if (params.get(name)) form.elements[name].value = params.get(name);
+      }
+      function apply() {
+        const want = { backend: form.elements.backend.value, area: form.elements.area.value, tier: form.elements.tier.value };
+        let shown = 0;
+        rows.forEach(function (row) {
+          const ok = (!want.backend || row.dataset.backends.split(" ").includes(want.backend)) &&
+            (!want.area || row.dataset.area === want.area) &&
+            (!want.tier || row.dataset.tiers.split(" ").includes(want.tier));
+          row.hidden = !ok;
+          if (ok) shown += 1;
+        });
+        form.elements.count.value = shown + " of " + rows.length + " features";
+        const url = new URL(location.href);
+        for (const [k, v] of Object.entries(want)) v ? url.searchParams.set(k, v) : url.searchParams.delete(k);
+        history.replaceState(history.state, "", url);
+      }
+      form.addEventListener("change", apply);
+      form.addEventListener("submit", function (e) { e.preventDefault(); apply(); });
+      apply();
+    });
+  }
+
+  /* ---- /compare/: what an upgrade from one release to another brings ---- */
+  const GROUPS = [
+    ["bc", "Backwards-incompatible changes"],
+    ["deprecated", "Deprecations"],
+    ["removed", "Removals"],
+    ["promoted", "Promotions"],
+    ["new", "New features"],
+  ];
+
+  function initCompare() {
+    const form = document.getElementById("atlas-compare");
+    const out = document.getElementById("atlas-compare-result");
+    if (!form || !out) return;
+    const versions = JSON.parse(form.dataset.releases);
+    const params = new URLSearchParams(location.search);
+    if (versions.includes(params.get("from"))) form.elements.from.value = params.get("from");
+    if (versions.includes(params.get("to"))) form.elements.to.value = params.get("to");
+    if (params.get("backend") !== null) form.elements.backend.value = params.get("backend");
+    form.addEventListener("submit", function (e) {
+      e.preventDefault();
+      const url = new URL(location.href);
+      url.searchParams.set("from", form.elements.from.value);
+      url.searchParams.set("to", form.elements.to.value);
+      form.elements.backend.value ? url.searchParams.set("backend", form.elements.backend.value) : url.searchParams.delete("backend");
+      history.replaceState(history.state, "", url);
+      run();
+    });
+    if (params.get("from") || params.get("to")) run();
+
+    async function run() {
+      const from = form.elements.from.value, to = form.elements.to.value, backend = form.elements.backend.value;
+      const i = versions.indexOf(from), j = versions.indexOf(to);
+      out.replaceChildren();
+      if (j <= i) {
+        out.append(el("p", { class: "atlas-compare-msg" }, "Pick a 'to' release newer than the 'from' release."));
+        return;
+      }
+      const range = versions.slice(i + 1, j + 1);
+      out.append(el("p", { class: "atlas-compare-msg" }, "Loading " + range.length + " releases…"));
+      let releases;
+      try {
+        releases = await Promise.all(range.map(function (v) {
+          return fetch(form.dataset.api + "releases/" + v + ".json").then(function (r) {
+            if (!r.ok) throw new Error(v + ": HTTP " + r.status);
+            return r.json();
+          });
+        }));
+      } catch (err) {
+        out.replaceChildren(el("p", { class: "atlas-compare-msg" }, "Could not load release data (" + err.message + ")."));
+        return;
+      }
+      const groups = Object.fromEntries(GROUPS.map(function (g) { return [g[0], []]; }));
+      const site = form.dataset.site;
+      for (const rel of releases) {
+        const page = site + "releases/" + rel.version + "/";
+        for (const e of rel.entries) {
+          if (backend && !e.backends.includes(backend)) continue;
+          const item = { release: rel.version, text: e.title, href: page + "#" + e.id, prs: e.prs, kind: "entry" };
+          if (e.change in groups) groups[e.change].push(item);
+        }
+        for (const c of rel.change_list) {
+          if (backend && !c.backends.includes(backend)) continue;
+          const href = page + "#" + (c.prs.length ? "pr-" + c.prs[0] : "changes");
+          const item = { release: rel.version, text: c.text.split("\n")[0].replace(/^#+\s*/, ""), href: href, prs: c.prs, area: c.area, kind: "change" };
+          if (c.section === "bc-breaking") groups.bc.push(item);
+          else if (c.section === "deprecations") groups.deprecated.push(item);
+        }
+      }
+      out.replaceChildren();
+      const label = backend ? form.elements.backend.selectedOptions[0].textContent : "all backends";
+      out.append(el("p", { class: "atlas-compare-msg" },
+        "Upgrading from " + from + " to " + to + " (" + range.join(", ") + "), " + label + "."));
+      for (const [key, title] of GROUPS) {
+        const items = groups[key];
+        const section = el("section", { class: "atlas-compare-group", "data-group": key });
+        section.append(el("h2", { id: "compare-" + key }, title + " (" + items.length + ")"));
+        if (!items.length) section.append(el("p", {}, "None."));
+        const list = el("ul");
+        for (const it of items) {
+          const li = el("li", { "data-release": it.release });
+          li.append(el("span", { class: "atlas-tag" }, it.release), " ");
+          if (it.area) li.append(el("span", { class: "atlas-area-name" }, it.area + ": "));
+          li.append(el("a", { href: it.href }, it.text));
+          list.append(li);
+        }
+        section.append(list);
+        out.append(section);
+      }
+    }
+  }
+
+  function init() { initFilters(); initCompare(); }
+  if (window.document$ && typeof window.document$.subscribe === "function") {
+    window.document$.subscribe(init);  // Material's instant navigation swaps pages without reloading
+  } else if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", init);
+  } else {
+    init();
+  }
+})();
