@@ -9,6 +9,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
+from . import manifest
 from .enrich import attach_changes, enrich
 from .load import load
 from .model import Site
@@ -67,6 +68,7 @@ def mkdocs_build(site: Site, docs_dir: Path, site_dir: Path) -> None:
     logger.addHandler(counter)
     try:
         config = mkdocs_config(docs_dir, tmp)
+        config["plugins"]["redirects"].config["redirect_maps"] = manifest.redirects(site)
         try:
             build(config)
         except MkDocsException as exc:

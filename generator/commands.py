@@ -8,8 +8,11 @@ import time
 from pathlib import Path
 
 from . import build as pipeline
+from . import manifest
 from .errors import ContentError, UsageError
 from .load import load
+
+DEFAULT_CONTENT = pipeline.ROOT / "content"
 
 
 def check(args) -> int:
@@ -26,6 +29,9 @@ def build(args) -> int:
     docs = args.docs or pipeline.DEFAULT_DOCS
     started = time.perf_counter()
     site, written = pipeline.generate(args.content, docs)
+    promised = args.manifest or (manifest.DEFAULT if Path(args.content).resolve() == DEFAULT_CONTENT else None)
+    if promised is not None and manifest.guard(site, Path(promised)):
+        print(f"{promised}: new URLs recorded; commit the file", file=sys.stderr)
     generated = time.perf_counter()
     try:
         pipeline.mkdocs_build(site, docs, args.site)

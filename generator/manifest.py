@@ -1,0 +1,67 @@
+"""The URL promise: every published page URL and entry anchor, kept in a committed manifest.
+
+A build fails when a URL in the manifest would disappear and no redirect covers it. New
+URLs are added to the manifest (written only when its bytes change) for the next commit.
+Redirects come from feature aliases: `features/<old-id>/` goes to `features/<new-id>/`, and
+release pages keep an `#<old-id>` anchor beside the new one.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .errors import ContentError, Problem
+from .model import Site
+from .render import pages, url_of
+
+DEFAULT = Path(__file__).resolve().parent / "published_urls.txt"
+HEADER = (
+    "# Every URL the site has published, one per line: the build fails if one disappears\n"
+    "# without a redirect (a feature alias). Written by `python -m generator build`; commit it.\n"
+)
+
+
+def published(site: Site) -> set[str]:
+    """Page URLs (directory style, relative to the site root) and the entry anchors on them."""
+    urls = {url_of(p.path) for p in pages(site)}
+    for release in site.releases:
+        page = url_of(f"releases/{release.version}.md")
+        urls.update(f"{page}#{e.id}" for e in release.entries)
+        urls.update(f"{page}#pr-{pr}" for c in release.changes for pr in c.prs)
+    return urls
+
+
+def redirects(site: Site) -> dict[str, str]:
+    """mkdocs-redirects map: old feature page -> new feature page."""
+    return {f"features/{alias}.md": f"features/{f.id}.md" for f in site.features for alias in f.aliases}
+
+
+def covered(site: Site) -> set[str]:
+    """URLs that live on through a redirect or an alias anchor."""
+    out = set()
+    for f in site.features:
+        for alias in f.aliases:
+            out.add(url_of(f"features/{alias}.md"))
+            out.update(f"{url_of(f'releases/{e.release}.md')}#{alias}" for e in f.entries if alias in e.aliases)
+    return out
+
+
+def guard(site: Site, manifest: Path) -> bool:
+    """Fail on vanished URLs; otherwise add new ones to the manifest. Returns True if it was rewritten."""
+    old = set()
+    if manifest.exists():
+        old = {ln.strip() for ln in manifest.read_text(encoding="utf-8").splitlines() if ln.strip() and not ln.startswith("#")}
+    now = published(site)
+    gone = sorted(old - now - covered(site))
+    if gone:
+        name = manifest.name
+        raise ContentError(
+            [Problem(str(manifest), 1, 1, f"published URL /{url} would disappear: keep it, or give the feature an alias so it redirects") for url in gone]
+            if len(gone) <= 50
+            else [Problem(str(manifest), 1, 1, f"{len(gone)} published URLs would disappear (first: /{gone[0]}); see {name}")]
+        )
+    text = HEADER + "".join(f"{u}\n" for u in sorted(old | now))
+    if manifest.exists() and manifest.read_text(encoding="utf-8") == text:
+        return False
+    manifest.write_text(text, encoding="utf-8")
+    return True

@@ -1,0 +1,125 @@
+"""JSON API, Atom feeds, the published-URL guard, alias redirects and sub-path hosting."""
+
+from __future__ import annotations
+
+import json
+import os
+import xml.etree.ElementTree as ET
+from pathlib import Path
+import subprocess
+import sys
+from urllib.parse import urlsplit
+
+import jsonschema
+
+from generator.api import SCHEMA
+from tests.conftest import FIXTURE, ROOT
+from tests.crawl import broken_links
+
+ATOM = "{http://www.w3.org/2005/Atom}"
+LOCAL = "http://127.0.0.1:8000/"
+
+
+def validator(name: str) -> jsonschema.Draft202012Validator:
+    schema = json.loads(SCHEMA.read_text(encoding="utf-8"))
+    return jsonschema.Draft202012Validator({"$ref": f"#/$defs/{name}", "$defs": schema["$defs"]}, format_checker=jsonschema.FormatChecker())
+
+
+def to_file(site: Path, url: str, base: str = LOCAL) -> Path:
+    assert url.startswith(base), url
+    rel = urlsplit(url).path[len(urlsplit(base).path) :]
+    return site / rel / "index.html" if rel == "" or rel.endswith("/") else site / rel
+
+
+def test_every_api_file_validates_against_the_schema(real_site: Path):
+    api = real_site / "api/v1"
+    index = json.loads((api / "releases.json").read_text())
+    validator("releases_index").validate(index)
+    assert [r["version"] for r in index["releases"]][:2] == ["2.12", "2.11"]
+    for release in index["releases"]:
+        data = json.loads((api / "releases" / f"{release['version']}.json").read_text())
+        validator("release").validate(data)
+        assert to_file(real_site, release["url"]).exists()
+    features = json.loads((api / "features.json").read_text())
+    validator("features_index").validate(features)
+    compile_ = next(f for f in features["features"] if f["id"] == "torch-compile")
+    assert compile_["lifecycle"][0]["release"] == "2.0"
+    backends = sorted((api / "backends").glob("*.json"))
+    assert {b.stem for b in backends} >= {"cuda", "rocm", "mps", "xpu", "cpu", "distributed"}
+    for path in backends:
+        validator("backend").validate(json.loads(path.read_text()))
+    assert (api / "schema.json").read_bytes() == SCHEMA.read_bytes()
+
+
+def test_feeds_parse_and_their_links_resolve(real_site: Path):
+    feeds = [real_site / "feed.xml"] + sorted((real_site / "backends").glob("*/feed.xml"))
+    assert len(feeds) >= 7
+    for feed in feeds:
+        root = ET.parse(feed).getroot()
+        assert root.tag == f"{ATOM}feed"
+        for required in ("id", "title", "updated"):
+            assert root.find(f"{ATOM}{required}") is not None
+        entries = root.findall(f"{ATOM}entry")
+        if feed.parent == real_site:
+            titles = [e.find(f"{ATOM}title").text for e in entries]
+            assert titles[0] == "PyTorch 2.12" and titles[-1] == "PyTorch 2.0" and len(titles) == 13
+        for link in root.iter(f"{ATOM}link"):
+            href = link.get("href")
+            assert to_file(real_site, href.split("#")[0]).exists(), (feed, href)
+    home = (real_site / "index.html").read_text()
+    assert 'type="application/atom+xml"' in home and "feed.xml" in home
+
+
+def build_fixture(content: Path, out: Path, manifest: Path, **env) -> subprocess.CompletedProcess:
+    """python -m generator build on a fixture, guarding the given manifest."""
+    return subprocess.run(
+        [sys.executable, "-m", "generator", "build", "--content", str(content), "--site", str(out / "site"), "--docs", str(out / "docs"), "--manifest", str(manifest)],
+        cwd=ROOT, capture_output=True, text=True, timeout=300, env={**os.environ, **env},
+    )
+
+
+def test_manifest_guard_fails_when_a_published_page_disappears(content_copy, tmp_path):
+    manifest = tmp_path / "urls.txt"
+    first = build_fixture(content_copy, tmp_path, manifest)
+    assert first.returncode == 0, first.stderr
+    urls = manifest.read_text().splitlines()
+    assert "features/mesh/" in urls and "releases/2.8/#mesh" in urls and "releases/2.8/#pr-301" in urls
+    release = content_copy / "releases/2.8.yaml"
+    text = release.read_text()
+    release.write_text(text[: text.index("  - id: mesh")])
+    before = sorted(p.read_bytes() for p in (tmp_path / "site").rglob("*") if p.is_file())
+    second = build_fixture(content_copy, tmp_path, manifest)
+    assert second.returncode == 1
+    assert "published URL /features/mesh/ would disappear" in second.stderr
+    assert "Traceback" not in second.stderr
+    assert sorted(p.read_bytes() for p in (tmp_path / "site").rglob("*") if p.is_file()) == before
+
+
+def test_renamed_feature_redirects_from_its_old_id(content_copy, tmp_path):
+    manifest = tmp_path / "urls.txt"
+    assert build_fixture(content_copy, tmp_path, manifest).returncode == 0
+    release = content_copy / "releases/2.8.yaml"
+    release.write_text(release.read_text().replace("  - id: mesh\n", "  - id: device-mesh\n    aliases: [mesh]\n"))
+    rebuilt = build_fixture(content_copy, tmp_path, manifest)
+    assert rebuilt.returncode == 0, rebuilt.stderr
+    redirect = (tmp_path / "site/features/mesh/index.html").read_text()
+    assert "../device-mesh/" in redirect and "window.location.hash" in redirect
+    assert 'id="mesh"' in (tmp_path / "site/releases/2.8/index.html").read_text()
+
+
+def test_sub_path_hosting(tmp_path):
+    base = "http://wiki.example.test/atlas/"
+    proc = build_fixture(FIXTURE, tmp_path, tmp_path / "urls.txt", SITE_URL=base)
+    assert proc.returncode == 0, proc.stderr
+    site = tmp_path / "site"
+    assert broken_links(site, base=base) == []
+    sitemap = ET.parse(site / "sitemap.xml").getroot()
+    locs = [e.text for e in sitemap.iter("{http://www.sitemaps.org/schemas/sitemap/0.9}loc")]
+    assert locs and all(loc.startswith(base) for loc in locs)
+    for loc in locs:
+        assert to_file(site, loc, base).exists(), loc
+    feed = ET.parse(site / "feed.xml").getroot()
+    for link in feed.iter(f"{ATOM}link"):
+        assert to_file(site, link.get("href").split("#")[0], base).exists()
+    api = json.loads((site / "api/v1/releases.json").read_text())
+    assert all(r["url"].startswith(base) for r in api["releases"])
