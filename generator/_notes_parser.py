@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from itertools import pairwise
 
 AREA_SEPARATOR = " › "
 
@@ -61,12 +62,10 @@ _TOC_LINE = re.compile(r"^[ \t]*(?:[-*+]|\d+[.)])[ \t]+\[[^\]]+\]\(#[A-Za-z][\w-
 _REF = re.compile(
     r"\[#(?P<link>\d+)\]\((?P<url>[^)]*)\)"
     r"|https?://github\.com/pytorch/pytorch/pull/(?P<pull>\d+)"
-    r"|(?P<kw>\b(?:issues?|fix(?:e[sd])?|close[sd]?|resolve[sd]?)[ \t]+)?(?<![\w&/#])#(?P<num>\d+)(?!\d)",
+    r"|(?P<kw>\b(?:issues?|fix(?:e[sd])?|close[sd]?|resolve[sd]?)[ \t]+)?(?<![\w&#])#(?P<num>\d+)(?!\d)",
     re.IGNORECASE,
 )
-_NOT_A_PR_URL = re.compile(
-    r"github\.com/(?:pytorch/pytorch/issues/|(?!pytorch/pytorch(?:/|$))[^/\s]+/)", re.IGNORECASE
-)
+_NOT_A_PR_URL = re.compile(r"github\.com/(?:pytorch/pytorch/issues/|(?!pytorch/pytorch(?:/|$))[^/\s]+/)", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -118,11 +117,9 @@ def section_key(heading: str) -> str:
 
 def clean_label(text: str) -> str:
     """Heading or label text as an area name: without wrapping bold and trailing colon."""
-    label = text.strip().rstrip(":").strip()
-    m = re.fullmatch(r"(\*\*|__)(.+)\1", label)
-    if m:
-        label = m[2]
-    return label.strip().rstrip(":").strip()
+    label = re.sub(r"\*\*(?=\S)(.+?)(?<=\S)\*\*", r"\1", text).strip().rstrip(":").strip()
+    m = re.fullmatch(r"__(.+)__", label)
+    return (m[1] if m else label).strip().rstrip(":").strip()
 
 
 def _fence_step(fence: tuple[str, int] | None, line: str) -> tuple[tuple[str, int] | None, bool]:
@@ -150,7 +147,6 @@ class _Reader:
         self.path = path
         self.code = [False] * len(self.lines)
         self.heading: list[tuple[int, str] | None] = [None] * len(self.lines)
-        self.opaque = [False] * len(self.lines)  # code, or a body appended whole to a change
         self.changes: list[Change] = []
         self.warnings: list[str] = []
         fence, fence_line = None, 0
@@ -163,7 +159,7 @@ class _Reader:
                 m = _HEADING.match(line)
                 if m:
                     self.heading[i] = (len(m[1]), m[2])
-        self.opaque = list(self.code)
+        self.opaque = list(self.code)  # code, or a heading's body appended whole to a change
         if fence is not None:
             self.warnings.append(
                 f"{path}:{fence_line + 1}: code fence is never closed (it runs to the end of the file)"
@@ -226,10 +222,10 @@ class _Reader:
             self.stack = [s for s in self.stack if s[0] < level]
             self.bold = None
             self._open(i)
-        for j in range(i, end):
-            self.opaque[j] = True
         self.block.extend(range(i if continuing else i + 1, end))
-        if not continuing:
+        if continuing:
+            self.opaque[i:end] = [True] * (end - i)
+        else:
             self._flush()
         return end
 
@@ -254,8 +250,6 @@ class _Reader:
             elif line.strip():
                 self._open(i)
             return
-        if _TOC_LINE.match(line):
-            return
         m = _BOLD_LINE.match(line)
         if m and not find_prs(line):
             self._flush()
@@ -263,7 +257,8 @@ class _Reader:
             return
         item = _ITEM.match(line)
         if item and (self.block_item < 0 or _indent(line) <= _indent(self.lines[self.block_item]) + 1):
-            self._open(i, is_item=True)
+            if not _TOC_LINE.match(line):  # "- [Highlights](#highlights)" lists sections, not changes
+                self._open(i, is_item=True)
         elif self.block:
             self.block.append(i)
         else:
@@ -322,7 +317,7 @@ class _Reader:
             child_indent = _indent(self.lines[j]) if child_indent is None else child_indent
             if _indent(self.lines[j]) <= child_indent + 1:
                 starts.append(k)
-        chunks = [lines[a:b] for a, b in zip(starts, starts[1:] + [len(lines)])]
+        chunks = [lines[a:b] for a, b in pairwise([*starts, len(lines)])]
         own_more = starts and any(self.lines[j].strip() for j in lines[1 : starts[0]])
         if chunks and not own_more and not find_prs(self.lines[lines[0]]) and self._mostly_cite_prs(chunks):
             self._emit_run([(c, True) for c in chunks], self._sub_area(area, lines[0]))

@@ -15,7 +15,6 @@ import json
 import os
 import re
 import sys
-import tempfile
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -29,7 +28,8 @@ SCHEMA_COMMENT = "# yaml-language-server: $schema=../../generator/schemas/change
 SOURCE_URL = "https://github.com/pytorch/pytorch/releases/tag/v{release}.0"
 HAND_WRITTEN = ("note", "backends")
 _RELEASE = re.compile(r"^2\.[0-9]+$")
-_YAML_PRINTABLE = re.compile("[^\x09\x0a\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff]")
+# Characters YAML cannot hold raw, or would read as a line break (\x85, \u2028, \u2029).
+_UNPRINTABLE = re.compile("[^\x09\x0a\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff]")
 _PLAIN_START = re.compile(r"[A-Za-z0-9(]")
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
@@ -62,6 +62,10 @@ def render_changes_yaml(
     """
     changes = list(changes)
     hand, _ = _match_hand_fields(changes, previous_yaml_text)
+    return _render(release, source_url, changes, hand, notes_file)
+
+
+def _render(release: str, source_url: str, changes: list[Change], hand: list[dict], notes_file: str | None) -> str:
     origin = f"from {notes_file}" if notes_file else f"from the release notes at {source_url}"
     out = [
         SCHEMA_COMMENT,
@@ -72,13 +76,15 @@ def render_changes_yaml(
         f"source: {_scalar(source_url)}",
         "changes:" if changes else "changes: []",
     ]
-    for change, fields in zip(changes, hand):
+    for change, fields in zip(changes, hand, strict=True):
         out.append(f"  - section: {_scalar(change.section)}")
         out.append(f"    area: {_scalar(change.area)}")
         out.extend(_block("text", change.text))
         out.append(f"    prs: [{', '.join(map(str, change.prs))}]")
         if "note" in fields:
-            out.extend(_block("note", fields["note"]) if "\n" in fields["note"] else [f"    note: {_scalar(fields['note'])}"])
+            out.extend(
+                _block("note", fields["note"]) if "\n" in fields["note"] else [f"    note: {_scalar(fields['note'])}"]
+            )
         if "backends" in fields:
             out.append(f"    backends: [{', '.join(_scalar(b, flow=True) for b in fields['backends'])}]")
     return "\n".join(out) + "\n"
@@ -87,7 +93,7 @@ def render_changes_yaml(
 def command(notes_file: str, release: str, output: str | None, diff: bool, content_dir: str) -> int:
     """The import-notes verb: exit 0 on success (warnings go to stderr), 2 on a bad argument or file."""
     try:
-        if not _RELEASE.match(release):
+        if not _RELEASE.fullmatch(release):
             raise _Failure(notes_file, f"--release {release!r} is not a 2.x minor release such as 2.10")
         text = _read_text(notes_file)
         parsed = parse_notes(text, notes_file)
@@ -99,23 +105,20 @@ def command(notes_file: str, release: str, output: str | None, diff: bool, conte
         target = output or os.path.join(content_dir, "changes", f"{release}.yaml")
         previous = _read_text(target) if os.path.exists(target) else None
         try:
-            new = render_changes_yaml(
-                release, SOURCE_URL.format(release=release), parsed.changes, previous, notes_file=Path(notes_file).name
-            )
+            hand, orphans = _match_hand_fields(list(parsed.changes), previous)
         except ValueError as exc:
-            raise _Failure(target, f"{exc}; fix or remove it, so that its hand-written notes are not lost") from None
-        _, orphans = _match_hand_fields(parsed.changes, previous)
+            raise _Failure(target, f"{exc}; fix or remove it, so that its hand-written fields are not lost") from None
+        new = _render(release, SOURCE_URL.format(release=release), list(parsed.changes), hand, Path(notes_file).name)
         for orphan in orphans:
-            print(f"{target}: warning: no re-imported change matches {orphan}; its hand-written fields are dropped", file=sys.stderr)
-        if diff:
-            sys.stdout.writelines(
-                difflib.unified_diff(
-                    (previous or "").splitlines(keepends=True), new.splitlines(keepends=True), f"a/{target}", f"b/{target}"
-                )
+            print(
+                f"{target}: warning: no re-imported change matches {orphan}; its hand-written fields are dropped",
+                file=sys.stderr,
             )
+        if diff:
+            _print_diff(previous or "", new, target)
             return 0
         summary = f"{len(parsed.changes)} changes, {len({p for c in parsed.changes for p in c.prs})} PRs"
-        if previous == new:
+        if os.path.exists(target) and Path(target).read_bytes() == new.encode("utf-8"):
             print(f"{target}: unchanged ({summary})")
         else:
             _write(target, new)
@@ -124,6 +127,17 @@ def command(notes_file: str, release: str, output: str | None, diff: bool, conte
     except _Failure as exc:
         print(exc, file=sys.stderr)
         return 2
+
+
+def _print_diff(old: str, new: str, target: str) -> None:
+    lines = difflib.unified_diff(
+        old.splitlines(keepends=True), new.splitlines(keepends=True), target, f"{target} (re-imported)"
+    )
+    try:
+        sys.stdout.writelines(lines)
+        sys.stdout.flush()
+    except BrokenPipeError:  # `--diff | head`: the reader has seen enough
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 
 def _read_text(path: str) -> str:
@@ -143,13 +157,13 @@ def _read_text(path: str) -> str:
 def _write(path: str, text: str) -> None:
     """Replace the file in one step, so a watcher never sees it half written."""
     target = Path(path)
+    tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(text.encode("utf-8"))
+        tmp.write_bytes(text.encode("utf-8"))
         os.replace(tmp, target)
     except OSError as exc:
+        tmp.unlink(missing_ok=True)
         raise _Failure(path, f"cannot write: {exc.strerror or exc}") from None
 
 
@@ -159,7 +173,9 @@ def _match_hand_fields(changes: list[Change], previous_yaml_text: str | None) ->
     for item in _previous_changes(previous_yaml_text):
         fields = {k: item[k] for k in HAND_WRITTEN if item.get(k) is not None}
         if fields:
-            waiting.setdefault(_key(item.get("section"), item.get("area"), item.get("text"), item.get("prs")), []).append(fields)
+            waiting.setdefault(
+                _key(item.get("section"), item.get("area"), item.get("text"), item.get("prs")), []
+            ).append(fields)
     matched = []
     for change in changes:
         queue = waiting.get(_key(change.section, change.area, change.text, change.prs))
@@ -211,7 +227,7 @@ def _normalised(fields: dict) -> dict:
 
 def _block(key: str, text: str) -> list[str]:
     """`key: |-` and the text indented under it; double-quoted when YAML cannot hold it as a block."""
-    if not text or _YAML_PRINTABLE.search(text) or text[0] == " " or text[-1] in " \n":
+    if not text or _UNPRINTABLE.search(text) or text[0] == " " or text[-1] in " \n":
         return [f"    {key}: {_quoted(text)}"]
     return [f"    {key}: |-"] + [f"      {line}" if line else "" for line in text.split("\n")]
 
@@ -222,7 +238,7 @@ def _scalar(value: str, flow: bool = False) -> str:
     plain = (
         _PLAIN_START.match(value)
         and value == value.strip()
-        and not _YAML_PRINTABLE.search(value)
+        and not _UNPRINTABLE.search(value)
         and not any(s in value for s in (": ", " #", "\n", "\t"))
         and not value.endswith(":")
         and not (flow and any(c in value for c in ",[]{}"))
@@ -234,7 +250,7 @@ def _scalar(value: str, flow: bool = False) -> str:
 def _quoted(value: str) -> str:
     """A YAML double-quoted scalar (JSON escapes, plus the characters YAML may not hold raw)."""
     text = json.dumps(value, ensure_ascii=False)
-    return _YAML_PRINTABLE.sub(lambda m: _escape(m[0]), text.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029"))
+    return _UNPRINTABLE.sub(lambda m: _escape(m[0]), text)
 
 
 def _escape(char: str) -> str:

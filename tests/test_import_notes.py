@@ -1,0 +1,377 @@
+"""The release-notes importer: golden snippets, the four real notes, merging, and the CLI verb."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import time
+from collections import Counter
+from pathlib import Path
+
+import jsonschema
+import pytest
+import yaml
+
+from generator import import_notes
+from generator.import_notes import Change, parse_notes, render_changes_yaml
+
+ROOT = Path(__file__).resolve().parent.parent
+GOLDEN_DIR = ROOT / "tests" / "golden" / "import_notes"
+CHANGES_DIR = ROOT / "content" / "changes"
+SCHEMA = json.loads((ROOT / "generator" / "schemas" / "changes.schema.json").read_text(encoding="utf-8"))
+# The raw notes live beside the project (../shared/sources), not in it; a clone elsewhere can
+# point RELEASE_NOTES_DIR at them.
+SOURCES = Path(os.environ.get("RELEASE_NOTES_DIR", ROOT.parent / "shared" / "sources"))
+REAL_RELEASES = ["2.7", "2.8", "2.9", "2.10"]
+GOLDEN_INPUTS = sorted(p.name for p in GOLDEN_DIR.glob("*.md"))
+
+
+def import_text(text: str, name: str, release: str = "2.99", previous: str | None = None) -> str:
+    parsed = parse_notes(text, name)
+    url = import_notes.SOURCE_URL.format(release=release)
+    return render_changes_yaml(release, url, parsed.changes, previous, notes_file=name)
+
+
+def real_notes(release: str) -> Path:
+    path = SOURCES / f"release-notes-v{release}.0.md"
+    if not path.exists():
+        pytest.skip(f"{path} not found: set RELEASE_NOTES_DIR to the folder of the GitHub release notes")
+    return path
+
+
+# --- Golden snippets -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", GOLDEN_INPUTS)
+def test_golden(name, golden):
+    text = (GOLDEN_DIR / name).read_bytes().decode("utf-8")
+    parsed = parse_notes(text, name)
+    expected_warnings = {
+        "unknown_heading.md": ["unknown_heading.md:4: unknown heading 'Something New' (kept under Other)"]
+    }
+    assert list(parsed.warnings) == expected_warnings.get(name, [])
+    golden(f"import_notes/{name[:-3]}.yaml", import_text(text, name))
+
+
+def test_golden_inputs_cover_what_they_claim():
+    """The snippets must keep the quirks they exist for (an editor could silently normalise them)."""
+    assert b"\r\n" in (GOLDEN_DIR / "crlf.md").read_bytes()
+    assert (GOLDEN_DIR / "header.md").read_text(encoding="utf-8").split("\n", 1)[0].strip()[0] != "#"
+    fence = (GOLDEN_DIR / "code_fence.md").read_text(encoding="utf-8")
+    assert "```python\n# Backwards Incompatible Changes" in fence and "~~~bash\n# New Features" in fence
+
+
+def test_crlf_reads_like_lf():
+    crlf = (GOLDEN_DIR / "crlf.md").read_bytes().decode("utf-8")
+    assert parse_notes(crlf, "x.md") == parse_notes(crlf.replace("\r\n", "\n"), "x.md")
+
+
+def test_fenced_hash_lines_are_not_headings():
+    changes = parse_notes((GOLDEN_DIR / "code_fence.md").read_text(encoding="utf-8"), "x.md").changes
+    assert [c.section for c in changes] == ["bc-breaking", "new-features", "new-features", "bug-fixes"]
+    assert "## not a heading either\ntorch.foo(1)  # RuntimeError\n```" in changes[0].text
+
+
+@pytest.mark.parametrize(
+    "heading", ["# Bug fixes", "# Bug Fixes", "## **Bug Fixes**", "# 🐛 Bug Fixes:", "# BUG FIXES", "# Bug fixes #"]
+)
+def test_section_heading_variants(heading):
+    parsed = parse_notes(f"# PyTorch 2.99 Release Notes\n{heading}\n- Fixed it (#1)\n", "x.md")
+    assert parsed.warnings == ()
+    assert parsed.changes == (Change("bug-fixes", "", "- Fixed it (#1)", (1,)),)
+
+
+def test_unknown_section_warning_points_at_its_line():
+    text = "# New Features\n- a (#1)\n\n\n# **Something New** 🎉\n- b (#2)\n"
+    parsed = parse_notes(text, "notes/v.md")
+    assert parsed.warnings == ("notes/v.md:5: unknown heading '**Something New** 🎉' (kept under Other)",)
+    assert parsed.changes[1] == Change("other", "Something New 🎉", "- b (#2)", (2,))
+
+
+def test_highlights_and_table_of_contents_are_not_changes():
+    text = "# R\n- [Highlights](#highlights)\n# Highlights\n| A (#5) |\n# Improvements\n- [Improvements](#improvements)\n- x (#6)\n"
+    assert [c.prs for c in parse_notes(text, "x.md").changes] == [(6,)]
+
+
+# --- The real release notes --------------------------------------------------------------------
+#
+# What counts as a PR reference, re-stated independently of the importer:
+#   1. "#N" (a '#' not preceded by a letter, digit, '_', '&' or '#', then digits), anywhere outside
+#      fenced code, link texts "[#N](…)" included, is PR N, except
+#      a. after an issue keyword: "issue(s) #N", and GitHub's closing keywords "fix/fixes/fixed,
+#         close/closes/closed, resolve/resolves/resolved #N" name an issue, not the change's PR;
+#      b. as the text of a link to a pytorch/pytorch issue or to another repository.
+#   2. A bare https://github.com/pytorch/pytorch/pull/N URL (the target of a "[#N](…)" link is the
+#      same reference as its text and is not counted again).
+# Searched: the whole file after the Highlights section (the title, table of contents and
+# Highlights table above it feed features, not changes).
+
+ISSUE_WORDS = set("issue issues fix fixes fixed close closes closed resolve resolves resolved".split())
+
+
+def pr_refs(markdown: str) -> list[int]:
+    prose, in_code = [], False
+    for line in markdown.split("\n"):
+        if line.strip().startswith(("```", "~~~")):
+            in_code = not in_code
+        elif not in_code:
+            prose.append(line)
+    text = "\n".join(prose)
+
+    def link(m: re.Match) -> str:
+        other = re.search(r"github\.com/(pytorch/pytorch/issues/|(?!pytorch/pytorch/)[^/]+/)", m[2])
+        return " " if other else f" #{m[1]}"
+
+    text = re.sub(r"\[#(\d+)\]\(([^)]*)\)", link, text)
+    refs = []
+    for m in re.finditer(r"#(\d+)", text):
+        before = text[max(0, m.start() - 24) : m.start()]
+        if before and (before[-1].isalnum() or before[-1] in "_&#"):
+            continue
+        word = re.search(r"(\w+)\s+$", before)
+        if word and word[1].lower() in ISSUE_WORDS:
+            continue
+        refs.append((m.start(), int(m[1])))
+    refs += [(m.start(), int(m[1])) for m in re.finditer(r"https?://github\.com/pytorch/pytorch/pull/(\d+)", text)]
+    return [n for _, n in sorted(refs)]
+
+
+def notes_body(markdown: str) -> str:
+    """Everything after the Highlights section, which the real notes all open with."""
+    lines = markdown.split("\n")
+    sections = [i for i, line in enumerate(lines) if line.startswith("# ")]
+    assert lines[sections[1]].strip() == "# Highlights", "the notes no longer open with Highlights"
+    return "\n".join(lines[sections[2] :])
+
+
+def committed(release: str) -> dict:
+    return yaml.safe_load((CHANGES_DIR / f"{release}.yaml").read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("release", REAL_RELEASES)
+def test_every_pr_reference_is_imported_and_none_invented(release):
+    source = real_notes(release).read_text(encoding="utf-8")
+    expected = Counter(pr_refs(notes_body(source)))
+    changes = parse_notes(source, "x.md").changes
+    # Every reference of the source is in exactly one change's text...
+    assert Counter(n for c in changes for n in pr_refs(c.text)) == expected
+    # ...and each change lists exactly the PRs its text cites, once each, in order of appearance.
+    for change in changes:
+        assert change.prs == tuple(dict.fromkeys(pr_refs(change.text))), change.text
+    assert {n for c in changes for n in c.prs} == set(expected)
+    assert Counter(n for c in committed(release)["changes"] for n in c["prs"]) == Counter(
+        n for c in changes for n in c.prs
+    )
+
+
+def test_real_reference_forms():
+    """Spot checks of the rule above on the forms the real notes use."""
+    prs = {
+        r: {n for c in parse_notes(real_notes(r).read_text(encoding="utf-8"), "x").changes for n in c.prs}
+        for r in REAL_RELEASES
+    }
+    assert 147393 in prs["2.7"] and 147098 not in prs["2.7"]  # "fixes #147098 (#147393)"
+    assert 143546 in prs["2.7"]  # "…model.html): #143546" at a line's end
+    assert 157921 not in prs["2.8"]  # "See the discussion in issue #157921"
+    assert {149407, 149680, 148799, 148801} <= prs["2.8"]  # "#149407/#149680", a list broken over lines
+    assert 163588 not in prs["2.10"] and 163986 in prs["2.10"]  # "(closes #163588) ([#163986](…))"
+    assert {166357, 163908, 117351} <= prs["2.10"]  # links to "pytorch/pytorch/- pull/N"; a plain (#117351)
+
+
+@pytest.mark.parametrize("release", REAL_RELEASES)
+def test_no_line_of_a_section_is_dropped(release):
+    """Each line after Highlights is in a change's text, or is a heading, group bullet or table
+    of contents line whose words are a section or an area."""
+    source = real_notes(release).read_text(encoding="utf-8")
+    changes = parse_notes(source, "x.md").changes
+    in_texts = {line.strip() for c in changes for line in c.text.split("\n")}
+    area_words = {part for c in changes for part in c.area.split(" › ")}
+    for line in notes_body(source).split("\n"):
+        words = line.strip()
+        if not words or words in in_texts:
+            continue
+        label = re.sub(r"^(#+|[-*+])\s+", "", words).strip("*_ :")
+        assert label in area_words or words.startswith("# "), f"dropped: {line!r}"
+
+
+@pytest.mark.parametrize("release", REAL_RELEASES)
+def test_committed_changes_are_a_fresh_import(release):
+    path = real_notes(release)
+    current = (CHANGES_DIR / f"{release}.yaml").read_text(encoding="utf-8")
+    assert import_text(path.read_text(encoding="utf-8"), path.name, release, current) == current, (
+        f"content/changes/{release}.yaml is stale: python -m generator import-notes {path} --release {release}"
+    )
+
+
+def test_committed_changes_match_the_schema():
+    files = sorted(CHANGES_DIR.glob("*.yaml"))
+    assert {f.stem for f in files} >= set(REAL_RELEASES)
+    validator = jsonschema.Draft202012Validator(SCHEMA)
+    for path in files:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        assert [e.message for e in validator.iter_errors(data)] == [], path.name
+        assert data["release"] == path.stem
+
+
+def test_import_of_the_largest_notes_is_fast():
+    text = real_notes("2.10").read_text(encoding="utf-8")
+    timings = []
+    for _ in range(3):
+        started = time.perf_counter()
+        out = import_text(text, "release-notes-v2.10.0.md", "2.10")
+        timings.append(time.perf_counter() - started)
+    print(f"\nimport of release-notes-v2.10.0.md ({len(text):,} chars): best {min(timings) * 1000:.1f} ms of 3")
+    assert out.count("\n  - section: ") > 400
+
+
+# --- Writing and merging --------------------------------------------------------------------------
+
+
+def test_yaml_round_trips_awkward_strings():
+    odd = [
+        Change("other", "", "- tab\there\n\n#not a comment: really", ()),
+        Change("other", "Build: CUDA › `torch.x` #1", "'quoted' \"double\" \\ back", (1, 2)),
+        Change("other", "yes", "line\u2028separator and \x85 next-line and \x07 bell", ()),
+        Change("other", "2.10", "- code\n  ```\n    indented\n  ```", (3,)),
+    ]
+    data = yaml.safe_load(render_changes_yaml("2.10", "https://example.org/x", odd, None))
+    assert data["release"] == "2.10"
+    assert [(c["section"], c["area"], c["text"], tuple(c["prs"])) for c in data["changes"]] == [
+        (c.section, c.area, c.text, c.prs) for c in odd
+    ]
+
+
+def test_import_is_idempotent():
+    text = (GOLDEN_DIR / "nested_areas.md").read_text(encoding="utf-8")
+    first = import_text(text, "nested_areas.md")
+    assert import_text(text, "nested_areas.md", previous=first) == first
+
+
+def test_hand_written_fields_survive_a_reimport():
+    text = (GOLDEN_DIR / "nested_areas.md").read_text(encoding="utf-8")
+    edited = (
+        import_text(text, "nested_areas.md")
+        .replace(
+            "    prs: [304]\n",
+            "    prs: [304]\n    note: 'Ours: kept # across imports'\n    backends: [cuda, rocm]\n",
+            1,
+        )
+        .replace("    prs: []\n", "    prs: []\n    note: |-\n      A PR-less change,\n      matched by its text.\n", 1)
+    )
+    again = yaml.safe_load(import_text(text, "nested_areas.md", previous=edited))["changes"]
+    by_text = {c["text"]: c for c in again}
+    assert by_text["- Added a ring attention plan (#304)"]["note"] == "Ours: kept # across imports"
+    assert by_text["- Added a ring attention plan (#304)"]["backends"] == ["cuda", "rocm"]
+    assert by_text["- Miscellaneous statement without a PR"]["note"] == "A PR-less change,\nmatched by its text."
+    assert sum("note" in c for c in again) == 2 and sum("backends" in c for c in again) == 1
+    # Written back in the importer's own style, the edited file is a fixed point.
+    settled = import_text(text, "nested_areas.md", previous=edited)
+    assert import_text(text, "nested_areas.md", previous=settled) == settled
+
+
+def test_hand_written_fields_follow_the_prs_when_the_text_changes():
+    before = import_text("# Improvements\n- Old wording (#7, #8)\n", "x.md")
+    edited = before.replace("    prs: [7, 8]\n", "    prs: [7, 8]\n    note: Kept.\n")
+    after = yaml.safe_load(
+        import_text("# Bug Fixes\n## CUDA\n- New wording (#7, #8)\n- Other (#9)\n", "x.md", previous=edited)
+    )
+    assert [c.get("note") for c in after["changes"]] == ["Kept.", None]
+
+
+def test_unreadable_previous_file_is_refused():
+    with pytest.raises(ValueError, match="not valid YAML"):
+        render_changes_yaml("2.99", "https://example.org", [], "changes: [\n")
+
+
+# --- The command --------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def notes(tmp_path) -> Path:
+    path = tmp_path / "release-notes-v2.99.0.md"
+    path.write_text((GOLDEN_DIR / "unknown_heading.md").read_text(encoding="utf-8"), encoding="utf-8")
+    return path
+
+
+def run(notes_path, tmp_path, *, release="2.99", output=None, diff=False) -> int:
+    return import_notes.command(str(notes_path), release, output, diff, str(tmp_path / "content"))
+
+
+def test_command_writes_then_leaves_unchanged_files_alone(notes, tmp_path, capsys):
+    target = tmp_path / "content" / "changes" / "2.99.yaml"
+    assert run(notes, tmp_path) == 0
+    out, err = capsys.readouterr()
+    assert err == f"{notes}:4: unknown heading 'Something New' (kept under Other)\n"
+    assert "written (4 changes, 4 PRs)" in out
+    text = target.read_text(encoding="utf-8")
+    assert text.startswith(
+        import_notes.SCHEMA_COMMENT
+        + "\n# Generated by `python -m generator import-notes` from release-notes-v2.99.0.md."
+    )
+    assert 'release: "2.99"\nsource: https://github.com/pytorch/pytorch/releases/tag/v2.99.0\n' in text
+    os.utime(target, (1_000_000, 1_000_000))
+    assert run(notes, tmp_path) == 0
+    assert "unchanged" in capsys.readouterr().out
+    assert target.stat().st_mtime == 1_000_000 and target.read_text(encoding="utf-8") == text
+
+
+def test_command_output_option(notes, tmp_path):
+    out = tmp_path / "elsewhere" / "x.yaml"
+    assert run(notes, tmp_path, output=str(out)) == 0
+    assert out.exists() and not (tmp_path / "content").exists()
+
+
+def test_diff_prints_the_change_and_writes_nothing(notes, tmp_path, capsys):
+    target = tmp_path / "content" / "changes" / "2.99.yaml"
+    assert run(notes, tmp_path, diff=True) == 0
+    assert f"+++ {target} (re-imported)" in capsys.readouterr().out and not target.exists()
+    run(notes, tmp_path)
+    stale = target.read_text(encoding="utf-8").replace("Fixed a crash", "Fixed a bug")
+    target.write_text(stale, encoding="utf-8")
+    capsys.readouterr()
+    assert run(notes, tmp_path, diff=True) == 0
+    out = capsys.readouterr().out
+    assert f"--- {target}\n+++ {target} (re-imported)\n@@" in out
+    assert "\n-      - Fixed a bug (#501)\n+      - Fixed a crash (#501)\n" in out
+    assert target.read_text(encoding="utf-8") == stale
+
+
+def test_dropped_hand_written_fields_are_reported(notes, tmp_path, capsys):
+    run(notes, tmp_path)
+    target = tmp_path / "content" / "changes" / "2.99.yaml"
+    target.write_text(
+        target.read_text(encoding="utf-8").replace("    prs: [501]\n", "    prs: [500]\n    note: Orphan.\n"),
+        encoding="utf-8",
+    )
+    capsys.readouterr()
+    assert run(notes, tmp_path) == 0
+    assert "no re-imported change matches the change at PRs #500" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("release", ["2", "3.1", "2.x", "v2.10", "2.10.0", "2.10\n", ""])
+def test_bad_release_is_refused(notes, tmp_path, capsys, release):
+    assert run(notes, tmp_path, release=release) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"{notes}: --release ") and err.count("\n") == 1
+    assert not (tmp_path / "content").exists()
+
+
+def test_missing_and_undecodable_files_are_refused(tmp_path, capsys):
+    missing = tmp_path / "nope.md"
+    assert run(missing, tmp_path) == 2
+    assert capsys.readouterr().err == f"{missing}: no such file\n"
+    latin = tmp_path / "latin1.md"
+    latin.write_bytes(b"# Bug Fixes\n- caf\xe9 (#1)\n")
+    assert run(latin, tmp_path) == 2
+    assert capsys.readouterr().err == f"{latin}: not UTF-8 text: byte 0xe9 on line 2 cannot be decoded\n"
+
+
+def test_broken_previous_file_is_not_overwritten(notes, tmp_path, capsys):
+    target = tmp_path / "content" / "changes" / "2.99.yaml"
+    target.parent.mkdir(parents=True)
+    target.write_text("changes: [\n  note: lost?\n", encoding="utf-8")
+    assert run(notes, tmp_path) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert err[-1].startswith(f"{target}: the existing file is not valid YAML")
+    assert target.read_text(encoding="utf-8") == "changes: [\n  note: lost?\n"
