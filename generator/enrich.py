@@ -157,7 +157,7 @@ def _features(releases: tuple[Release, ...], tier_by_id: dict) -> tuple[Feature,
         features.append(
             Feature(
                 id=fid,
-                title=latest.title,
+                title=entries[0].title,  # the first announcement names the feature most plainly
                 area=latest.area,
                 backends=backends,
                 entries=entries,

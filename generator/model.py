@@ -182,7 +182,7 @@ class Feature:
     """A feature across releases: its lifecycle."""
 
     id: str
-    title: str  # from the latest entry
+    title: str  # from its first entry
     area: str
     backends: tuple[str, ...]  # union over entries
     entries: tuple[Entry, ...]  # oldest first
