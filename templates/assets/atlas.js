@@ -104,7 +104,7 @@
         for (const c of rel.change_list) {
           if (backend && !c.backends.includes(backend)) continue;
           const href = page + "#" + (c.prs.length ? "pr-" + c.prs[0] : "changes");
-          const item = { release: rel.version, text: c.text.split("\n")[0].replace(/^#+\s*/, ""), href: href, prs: c.prs, area: c.area, kind: "change" };
+          const item = { release: rel.version, text: plain(c.text), href: href, prs: c.prs, area: c.area, kind: "change" };
           if (c.section === "bc-breaking") groups.bc.push(item);
           else if (c.section === "deprecations") groups.deprecated.push(item);
         }
@@ -130,6 +130,12 @@
         out.append(section);
       }
     }
+  }
+
+  /* First line of a release-note entry as plain text: no heading marks, bullets, links or backticks. */
+  function plain(text) {
+    return text.split("\n")[0].replace(/^#+\s*/, "").replace(/^[-*]\s+/, "")
+      .replace(/\[([^\]]+)\]\([^)]*\)/g, "$1").replace(/`/g, "");
   }
 
   function init() { initFilters(); initCompare(); }

@@ -1,0 +1,112 @@
+"""Browser tests of the visual views: backend matrix, /compare/ from a pasted URL, /timeline/ filters."""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import threading
+
+import pytest
+
+pytestmark = pytest.mark.browser
+CHROMIUM = "/usr/bin/chromium"
+
+
+@pytest.fixture(scope="module")
+def served(real_site):
+    """The real site over http://127.0.0.1 (search and fetch() do not work from file://)."""
+    handler = functools.partial(_QuietHandler, directory=str(real_site))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_address[1]}/"
+    server.shutdown()
+    server.server_close()
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(
+            executable_path=CHROMIUM,
+            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run"],
+        )
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser):
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    pg = context.new_page()
+    pg.set_default_timeout(15000)
+    yield pg
+    context.close()
+
+
+def test_backend_page_shows_the_matrix(page, served):
+    page.goto(served + "backends/rocm/")
+    matrix = page.locator("table.atlas-matrix")
+    matrix.wait_for()
+    headers = matrix.locator("thead th").all_inner_texts()
+    assert headers[1:3] == ["2.0", "2.1"] and headers[-1] == "2.12"
+    assert matrix.locator("tbody tr").count() >= 5
+    # Cells name their tier in text, and link to the release entry.
+    cell = matrix.locator("tbody td.atlas-cell a").first
+    assert cell.inner_text() in {"Prototype", "Beta", "Stable", "Unstable", "Deprecated", "Removed", "New", "Improved", "Promoted"}
+    cell.click()
+    page.wait_for_url("**/releases/**#*")
+
+
+def test_compare_url_lists_the_upgrade(page, served):
+    page.goto(served + "compare/?from=2.4&to=2.10")
+    result = page.locator("#atlas-compare-result section[data-group]")
+    result.first.wait_for()
+    assert page.locator("select[name=from]").input_value() == "2.4"
+    assert page.locator("select[name=to]").input_value() == "2.10"
+    groups = {s.get_attribute("data-group"): s for s in result.all()}
+    # 2.10 deprecated TorchScript; 2.6 announced the weights_only default; the 2.7–2.10 notes list BC-breaking changes.
+    deprecated = groups["deprecated"].inner_text()
+    assert "torchscript" in deprecated.lower()
+    assert groups["bc"].locator("li").count() >= 5
+    releases = set(groups["new"].locator("li").evaluate_all("els => els.map(e => e.dataset.release)"))
+    assert releases <= {"2.5", "2.6", "2.7", "2.8", "2.9", "2.10"} and "2.5" in releases
+    # Links go to entries on release pages.
+    href = groups["deprecated"].locator("a").first.get_attribute("href")
+    assert "releases/" in href and "#" in href
+
+
+def test_compare_backend_filter_from_the_url(page, served):
+    page.goto(served + "compare/?from=2.4&to=2.10&backend=rocm")
+    page.locator("#atlas-compare-result section[data-group]").first.wait_for()
+    assert page.locator("select[name=backend]").input_value() == "rocm"
+    everything = page.locator("#atlas-compare-result li").count()
+    page.goto(served + "compare/?from=2.4&to=2.10")
+    page.locator("#atlas-compare-result section[data-group]").first.wait_for()
+    assert page.locator("#atlas-compare-result li").count() > everything
+
+
+def test_timeline_filters(page, served):
+    page.goto(served + "timeline/")
+    rows = page.locator("#timeline-matrix tbody tr")
+    rows.first.wait_for()
+    total = rows.count()
+    assert total > 100
+    page.select_option("select[name=backend]", "xpu")
+    visible = page.locator("#timeline-matrix tbody tr:not([hidden])")
+    xpu = visible.count()
+    assert 0 < xpu < total
+    for backends in visible.evaluate_all("els => els.map(e => e.dataset.backends)"):
+        assert "xpu" in backends.split()
+    assert "backend=xpu" in page.url
+    page.select_option("select[name=tier]", "deprecated")
+    assert visible.count() <= xpu
+    page.select_option("select[name=backend]", "")
+    page.select_option("select[name=tier]", "")
+    assert visible.count() == total
