@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import contextlib
+import ctypes
+import errno
 import logging
 import os
 import shutil
@@ -61,15 +63,18 @@ def mkdocs_build(site: Site, docs_dir: Path, site_dir: Path) -> None:
 
     site_dir = site_dir.resolve()
     site_dir.parent.mkdir(parents=True, exist_ok=True)
+    clean_leftovers(site_dir)
     os.environ["SOURCE_DATE_EPOCH"] = str(site.source_date_epoch)
     tmp = Path(tempfile.mkdtemp(prefix=f".{site_dir.name}.building-", dir=site_dir.parent))
     counter = _WarningCounter()
     logger = logging.getLogger("mkdocs")
     logger.addHandler(counter)
     try:
-        config = mkdocs_config(docs_dir, tmp)
-        config["plugins"]["redirects"].config["redirect_maps"] = manifest.redirects(site)
         try:
+            # Inside: a bad mkdocs.yml or SITE_URL raises Abort, a SystemExit that would end
+            # the process silently (its messages went to our handler, not to stderr).
+            config = mkdocs_config(docs_dir, tmp)
+            config["plugins"]["redirects"].config["redirect_maps"] = manifest.redirects(site)
             build(config)
         except MkDocsException as exc:
             raise MkDocsFailed("\n".join(counter.messages + [str(exc)])) from None
@@ -84,7 +89,14 @@ def mkdocs_build(site: Site, docs_dir: Path, site_dir: Path) -> None:
 
 
 def swap(new: Path, target: Path) -> None:
-    """Replace target by new with renames only; the old copy is removed afterwards."""
+    """Replace target by new with renames only; the old copy is removed afterwards.
+
+    Where the OS can exchange two paths in one step (Linux), target never stops existing;
+    elsewhere it is missing between two renames.
+    """
+    if target.exists() and _exchange(new, target):
+        shutil.rmtree(new, ignore_errors=True)  # new now holds the old site
+        return
     old = None
     if target.exists():
         old = Path(tempfile.mkdtemp(prefix=f".{target.name}.old-", dir=target.parent))
@@ -98,6 +110,22 @@ def swap(new: Path, target: Path) -> None:
         raise
     if old is not None:
         shutil.rmtree(old, ignore_errors=True)
+
+
+def _exchange(a: Path, b: Path) -> bool:
+    """Swap two paths atomically (renameat2 RENAME_EXCHANGE); False where that is not available."""
+    try:
+        renameat2 = ctypes.CDLL(None, use_errno=True).renameat2
+    except (AttributeError, OSError, TypeError):  # not Linux, or a C library without it
+        return False
+    renameat2.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p, ctypes.c_uint]
+    at_fdcwd, rename_exchange = -100, 2
+    if renameat2(at_fdcwd, os.fsencode(a), at_fdcwd, os.fsencode(b), rename_exchange) == 0:
+        return True
+    code = ctypes.get_errno()
+    if code in (errno.EINVAL, errno.ENOSYS, errno.EOPNOTSUPP):  # the kernel or file system cannot
+        return False
+    raise OSError(code, os.strerror(code), str(b))
 
 
 def clean_leftovers(site_dir: Path) -> None:

@@ -20,6 +20,9 @@ from .errors import Problem
 MAX_BYTES = 4 * 1024 * 1024
 """Largest content file we read (4 MiB); a change list of 1,000 entries is about 300 KB."""
 
+MAX_DEPTH = 32
+"""Deepest nesting of lists and mappings we read; content needs about five levels."""
+
 Pointer = tuple  # a path into the data: ("features", 3, "tier")
 
 
@@ -91,17 +94,28 @@ def read(path: Path, display: str) -> tuple[Document | None, list[Problem]]:
     if not text.strip() or all(not ln.strip() or ln.lstrip().startswith("#") for ln in text.splitlines()):
         return None, [Problem(display, 1, 1, "file is empty")]
     try:
+        refused = _refuse_before_composing(text, display)
+        if refused:
+            return None, [refused]
         node = yaml.compose(text, Loader=_LOADER)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         what = exc.problem or exc.context or "malformed YAML"
-        if "\t" in text and "found character '\\t'" in str(exc):
+        if "\t" in text and ("found character '\\t'" in str(exc) or "tab character" in str(exc)):  # PyYAML, libyaml
             what = "a tab character; YAML indents with spaces only"
         line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
         start = exc.context_mark
         if exc.context and start is not None and start.line + 1 != line:
             what += f" ({exc.context} that starts at line {start.line + 1})"
         return None, [Problem(display, line, col, f"YAML syntax error: {what}")]
+    except yaml.reader.ReaderError as exc:
+        # Its position counts bytes under libyaml and characters under PyYAML; the first
+        # occurrence of the character is the one the reader stopped at, whichever it is.
+        if not isinstance(exc.character, int):
+            return None, [Problem(display, 1, 1, f"YAML error: {exc.reason}")]
+        at = max(text.find(chr(exc.character)), 0)
+        line, col = text.count("\n", 0, at) + 1, at - text.rfind("\n", 0, at)
+        return None, [Problem(display, line, col, f"control character U+{exc.character:04X} is not allowed in YAML")]
     except yaml.YAMLError as exc:  # composer errors without a mark
         return None, [Problem(display, 1, 1, f"YAML error: {exc}")]
     if node is None:
@@ -113,7 +127,32 @@ def read(path: Path, display: str) -> tuple[Document | None, list[Problem]]:
     except _Refused as exc:
         m = exc.node.start_mark
         return None, [Problem(display, m.line + 1, m.column + 1, exc.message)]
+    if data is None:  # `---` alone, or `~`
+        return None, [Problem(display, 1, 1, "file is empty")]
     return Document(display, data, positions, key_positions), []
+
+
+def _refuse_before_composing(text: str, display: str) -> Problem | None:
+    """The first alias, where it is written, or the first list or mapping nested too deeply.
+
+    Checked on the parser's events, which come from a loop: the composers (libyaml's and
+    PyYAML's) recurse once per level, and a few thousand `[` crash or overflow them.
+    """
+    depth = 0
+    for event in yaml.parse(text, Loader=_LOADER):
+        if isinstance(event, yaml.AliasEvent):
+            message = "YAML anchors and aliases (*name) are not allowed in content"
+        elif isinstance(event, (yaml.SequenceStartEvent, yaml.MappingStartEvent)):
+            depth += 1
+            if depth <= MAX_DEPTH:
+                continue
+            message = f"lists and mappings nested more than {MAX_DEPTH} levels deep"
+        else:
+            if isinstance(event, (yaml.SequenceEndEvent, yaml.MappingEndEvent)):
+                depth -= 1
+            continue
+        return Problem(display, event.start_mark.line + 1, event.start_mark.column + 1, message)
+    return None
 
 
 def _convert(node, pointer, positions, key_positions, seen):
