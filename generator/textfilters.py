@@ -10,6 +10,7 @@ a small subset is rebuilt from the escaped text: `code`, **bold** and *em*.
 from __future__ import annotations
 
 import html
+import json
 import re
 
 from markupsafe import Markup
@@ -28,18 +29,31 @@ def text(value) -> Markup:
     return Markup(flat.translate(_ENTITY))
 
 
+_INLINE = re.compile(r"(`[^`\n]+`)|\[([^\[\]\n]+)\]\((https?://[^\s()<>\"'`]+)\)")
+
+
 def rich(value) -> Markup:
-    """Inline text with the summary subset: `code`, **bold**, *em*; nothing else."""
-    out = []
-    for i, part in enumerate(re.split(r"(`[^`\n]+`)", re.sub(r"\s+", " ", str(value).strip()))):
-        if i % 2:
-            out.append(f"<code>{text(part[1:-1])}</code>")
-            continue
-        piece = str(text(part))
-        piece = re.sub(r"&#42;&#42;(.+?)&#42;&#42;", r"<strong>\1</strong>", piece)
-        piece = re.sub(r"(?<![\w;])&#42;(?!&#42;)(.+?)&#42;(?![\w&])", r"<em>\1</em>", piece)
-        out.append(piece)
+    """Inline text with the summary subset: `code`, **bold**, *em*, and [links](https://…).
+
+    Only http(s) links become links; `[x](javascript:…)` stays visible, inert text.
+    """
+    flat = re.sub(r"\s+", " ", str(value).strip())
+    out, pos = [], 0
+    for m in _INLINE.finditer(flat):
+        out.append(_emphasis(flat[pos : m.start()]))
+        if m.group(1):
+            out.append(f"<code>{text(m.group(1)[1:-1])}</code>")
+        else:
+            out.append(f'<a href="{url(m.group(3))}">{_emphasis(m.group(2))}</a>')
+        pos = m.end()
+    out.append(_emphasis(flat[pos:]))
     return Markup("".join(out))
+
+
+def _emphasis(part: str) -> str:
+    piece = str(text(part))
+    piece = re.sub(r"&#42;&#42;(.+?)&#42;&#42;", r"<strong>\1</strong>", piece)
+    return re.sub(r"(?<![\w;])&#42;(?!&#42;)(.+?)&#42;(?![\w&])", r"<em>\1</em>", piece)
 
 
 def blocks(value) -> Markup:
@@ -86,6 +100,16 @@ def blocks(value) -> Markup:
 def text_keep_spaces(value: str) -> Markup:
     """Like `text`, but keeps the line's spacing (for code)."""
     return Markup(value.translate(_ENTITY).replace(" ", "&#32;"))
+
+
+def frontmatter(value) -> Markup:
+    """A front-matter value (`title:`, `description:`): one line, escaped for HTML, quoted for YAML.
+
+    MkDocs and Material print these into the page as they are, with no escaping: `title` in
+    <title>, in the header and in the search index, `description` in a <meta> attribute. So
+    the text is HTML-escaped here, while it is still data; the browser shows it as written.
+    """
+    return Markup(json.dumps(html.escape(" ".join(str(value).split()), quote=True), ensure_ascii=False))
 
 
 def url(value) -> Markup:
