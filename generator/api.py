@@ -87,8 +87,8 @@ def render_api(site: Site, base: str) -> dict[str, bytes]:
                     "url": f"{page}#pr-{v.change.prs[0]}" if v.change.prs else f"{page}#changes",
                 }
                 for s in site.change_sections.get(release.version, ())
-                for _, views in s.areas
-                for v in views
+                for area in s.areas
+                for v in area.changes
             ],
         }
         files[f"{API}/releases/{release.version}.json"] = _dump(data)

@@ -7,6 +7,7 @@ everything here is computed from them and never written back. Templates only rea
 from __future__ import annotations
 
 import calendar
+import hashlib
 import datetime as dt
 import re
 import unicodedata
@@ -18,6 +19,7 @@ from .model import (
     BackendView,
     Cell,
     Change,
+    ChangeArea,
     ChangeSection,
     ChangeView,
     Content,
@@ -48,7 +50,7 @@ def slugify(text: str) -> str:
     """ASCII slug for names: 'Jane Xu' -> 'jane-xu'."""
     ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
     slug = re.sub(r"[^a-z0-9]+", "-", ascii_text.lower()).strip("-")
-    return slug or "x" + format(abs(hash(text)) % 10**8, "d")
+    return slug or "x" + hashlib.sha1(text.encode()).hexdigest()[:8]
 
 
 def enrich(content: Content) -> Site:
@@ -253,9 +255,16 @@ def attach_changes(site: Site) -> Site:
             if not in_section:
                 continue
             areas: dict[str, list[ChangeView]] = {}
+            anchors: set[str] = set()
             for v in in_section:
                 areas.setdefault(v.change.area, []).append(v)
-            grouped.append(ChangeSection(section, len(in_section), tuple((a, tuple(vs)) for a, vs in areas.items())))
+            grouped.append(
+                ChangeSection(
+                    section,
+                    len(in_section),
+                    tuple(ChangeArea(a, _unique(f"{section}-{slugify(a) if a else 'general'}", anchors), tuple(vs)) for a, vs in areas.items()),
+                )
+            )
         sections[release.version] = tuple(grouped)
     backend_views = []
     for view in site.backend_views:
@@ -266,6 +275,16 @@ def attach_changes(site: Site) -> Site:
                 per_release.append((release, mine))
         backend_views.append(BackendView(view.backend, view.matrix, view.entries_by_release, tuple(per_release)))
     return Site(**{**site.__dict__, "backend_views": tuple(backend_views), "change_sections": sections})
+
+
+def _unique(anchor: str, taken: set[str]) -> str:
+    """anchor, or anchor-2, anchor-3 … so that no two areas share one."""
+    out, n = anchor, 1
+    while out in taken:
+        n += 1
+        out = f"{anchor}-{n}"
+    taken.add(out)
+    return out
 
 
 def _contributors(releases: tuple[Release, ...]) -> tuple[Contributor, ...]:

@@ -233,10 +233,17 @@ class ChangeView:
 
 
 @dataclass(frozen=True)
+class ChangeArea:
+    name: str  # the area headings joined by " › ", "" when none
+    anchor: str  # unique on the release page, e.g. "improvements-distributed-c10d"
+    changes: tuple[ChangeView, ...]
+
+
+@dataclass(frozen=True)
 class ChangeSection:
     section: str  # section id, e.g. "bc-breaking"
     count: int
-    areas: tuple[tuple[str, tuple[ChangeView, ...]], ...]  # (area heading, changes), in notes order
+    areas: tuple[ChangeArea, ...]  # in release-notes order
 
 
 @dataclass(frozen=True)
