@@ -33,6 +33,9 @@ from .yamlsrc import Document, read
 
 REGISTRIES = ("tiers", "backends", "areas")
 
+_PARSED: dict[tuple, Document] = {}
+"""Valid documents by (path, mtime, size, kind): live preview re-reads only the file you saved."""
+
 
 def load(content_dir: Path) -> Content:
     """Read and validate a content folder; raise ContentError listing every problem."""
@@ -42,13 +45,24 @@ def load(content_dir: Path) -> Content:
     problems: list[Problem] = []
 
     def parse(path: Path, kind: str) -> Document | None:
+        try:
+            stat = path.stat()
+            key = (str(path.resolve()), stat.st_mtime_ns, stat.st_size, kind)
+        except OSError:
+            key = None
+        if key in _PARSED:
+            return _PARSED[key]
         doc, errs = read(path, _display(path))
         problems.extend(errs)
         if doc is None:
             return None
         errs = schema.check(doc, kind)
         problems.extend(errs)
-        return None if errs else doc
+        if errs:
+            return None
+        if key is not None:
+            _PARSED[key] = doc
+        return doc
 
     registry_docs = {}
     for kind in REGISTRIES:

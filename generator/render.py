@@ -7,6 +7,7 @@ more are removed.
 
 from __future__ import annotations
 
+import functools
 import json
 import posixpath
 from dataclasses import dataclass
@@ -48,8 +49,12 @@ class Page:
     source: str  # content file(s) it came from, named in a comment at the top
 
 
+@functools.cache
 def environment() -> jinja2.Environment:
-    """The one Jinja environment: strict, escaping every data value by default."""
+    """The one Jinja environment: strict, escaping every data value by default.
+
+    Built once per process, so templates compile once; auto_reload recompiles only a
+    template whose file changed (live preview)."""
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(TEMPLATES)),
         undefined=jinja2.StrictUndefined,

@@ -9,6 +9,7 @@ a small subset is rebuilt from the escaped text: `code`, **bold** and *em*.
 
 from __future__ import annotations
 
+import functools
 import html
 import json
 import re
@@ -56,7 +57,17 @@ def _emphasis(part: str) -> str:
     return re.sub(r"(?<![\w;])&#42;(?!&#42;)(.+?)&#42;(?![\w&])", r"<em>\1</em>", piece)
 
 
+@functools.lru_cache(maxsize=65536)
+def _blocks_cached(value: str) -> Markup:
+    return _blocks(value)
+
+
 def blocks(value) -> Markup:
+    """Multi-paragraph text as HTML (memoised: the same change renders on several pages)."""
+    return _blocks_cached(str(value))
+
+
+def _blocks(value) -> Markup:
     """Multi-paragraph text (release-note entries) as HTML: paragraphs and code blocks.
 
     Safe inside a raw HTML block: code keeps its lines (newlines as entities, so no blank
