@@ -159,7 +159,8 @@ def _features(releases: tuple[Release, ...], tier_by_id: dict) -> tuple[Feature,
         features.append(
             Feature(
                 id=fid,
-                title=entries[0].title,  # the first announcement names the feature most plainly
+                # A stated name wins; else the first announcement, which names the feature most plainly.
+                title=next((e.name for e in reversed(entries) if e.name), entries[0].title),
                 area=latest.area,
                 backends=backends,
                 entries=entries,
@@ -173,6 +174,7 @@ def _features(releases: tuple[Release, ...], tier_by_id: dict) -> tuple[Feature,
                 removal_planned=planned,
                 removed_in=removed.release if removed else None,
                 backend_cells=strips if differs else (),
+                search_boost=1.5 + 0.25 * min(len(entries), 6),
             )
         )
     return tuple(features)

@@ -216,6 +216,7 @@ def _release(doc, ids, tiers, vocabularies, changes_by_release, problems) -> Rel
                 id=raw["id"],
                 release=version,
                 title=raw["title"],
+                name=raw.get("name"),
                 tier=tier,
                 change=raw["change"],
                 backends=backends,

@@ -63,5 +63,7 @@ def guard(site: Site, manifest: Path) -> bool:
     text = HEADER + "".join(f"{u}\n" for u in sorted(old | now))
     if manifest.exists() and manifest.read_text(encoding="utf-8") == text:
         return False
-    manifest.write_text(text, encoding="utf-8")
+    tmp = manifest.with_name(manifest.name + ".tmp")
+    tmp.write_text(text, encoding="utf-8")
+    tmp.replace(manifest)  # a killed build never leaves the committed file half-written
     return True

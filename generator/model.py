@@ -96,6 +96,7 @@ class Entry:
     id: str  # stable feature id shared across releases
     release: str  # version of the release that announces it
     title: str
+    name: str | None  # the feature's own name, when the title is a sentence
     tier: str | None  # tier id, None when the source states none
     change: str  # new | promoted | improved | demoted | deprecated | removed
     backends: tuple[str, ...]
@@ -196,6 +197,7 @@ class Feature:
     removal_planned: str | None
     removed_in: str | None
     backend_cells: tuple = ()  # ((backend id, cells), ...) only when some backend's strip differs
+    search_boost: float = 2.0  # feature pages outrank mentions; long-lived features outrank one-offs
 
 
 @dataclass(frozen=True)

@@ -70,7 +70,7 @@ def environment() -> jinja2.Environment:
         blocks=textfilters.blocks,
         url=textfilters.url,
         num=lambda n: f"{n:,}",
-        frontmatter=lambda v: Markup(json.dumps(" ".join(str(v).split()), ensure_ascii=False)),
+        frontmatter=textfilters.frontmatter,
         date=release_date_text,
         pr_url=lambda n: textfilters.url(PR_URL.format(int(n))),
         tojson_attr=lambda v: textfilters.text(json.dumps(v, sort_keys=True, separators=(",", ":"))),
