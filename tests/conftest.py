@@ -64,3 +64,7 @@ def fixture_site(tmp_path_factory) -> Path:
     proc = run_cli("build", "--content", str(FIXTURE), "--site", str(out / "site"), "--docs", str(out / "docs"))
     assert proc.returncode == 0, proc.stderr
     return out / "site"
+
+
+# Browser fixtures (browser, served, page, watch): helpers and fixtures live in tests/browser.py.
+from tests.browser import browser, page, served, watch  # noqa: E402, F401

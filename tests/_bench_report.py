@@ -1,0 +1,197 @@
+"""The benchmark's output: the results table, the targets, results.md, profile summaries."""
+
+from __future__ import annotations
+
+import os
+import pstats
+from pathlib import Path
+
+MB = 1_000_000  # targets use decimal megabytes
+
+
+def size(n: int | None) -> str:
+    if n is None:
+        return "—"
+    for unit, step in (("GB", 10**9), ("MB", 10**6), ("kB", 10**3)):
+        if n >= step:
+            return f"{n / step:.1f} {unit}" if n < 100 * step else f"{n / step:.0f} {unit}"
+    return f"{n} B"
+
+
+def secs(s: float | None) -> str:
+    return "—" if s is None else f"{s:.2f}"
+
+
+def table(runs: list[dict]) -> str:
+    """The results as a Markdown table, one row per scale."""
+    head = (
+        "| Scale | Releases | Features | Changes | Generator s | MkDocs s | Total s | Pages | Site bytes "
+        "| Bytes/page | Largest page | Search index | Peak RSS | One-file edit |"
+    )
+    rows = [head, "|" + " --- |" * 14]
+    for r in runs:
+        largest = f"`{r['largest_page'][0]}` {size(r['largest_page'][1])}" if r.get("largest_page") else "—"
+        edit = (
+            f"{r['edit_seconds']:.2f} s, {len(r['edit_written'])} files" if r.get("edit_seconds") is not None else "—"
+        )
+        mkdocs = secs(r.get("mkdocs_seconds"))
+        if r["status"] != "ok" and r.get("mkdocs_seconds") is None and r.get("generate_seconds") is not None:
+            mkdocs = f"({r['status']})"
+        total = secs(r.get("total_seconds")) if r["status"] == "ok" else r["status"]
+        rss = f"{r['maxrss_kib'] / 1024:,.0f} MiB" if r.get("maxrss_kib") else "—"
+        rows.append(
+            f"| {r['scale']}× | {r.get('releases', '—')} | {r.get('features', '—')} | {r.get('changes', '—')} "
+            f"| {secs(r.get('generate_seconds'))} | {mkdocs} | {total} | {r.get('pages', '—')} | {size(r.get('site_bytes'))} "
+            f"| {size(r.get('bytes_per_page'))} | {largest} | {size(r.get('search_index_bytes'))} | {rss} | {edit} |"
+        )
+    return "\n".join(rows)
+
+
+def targets(runs: list[dict], limit: float) -> list[tuple[str, str, str]]:
+    """(PASS|MISS|SKIP, target, measured) for every target the issue sets."""
+    by_scale = {r["scale"]: r for r in runs}
+    done = [r for r in runs if r["status"] == "ok"]
+    one, ten = by_scale.get(1), by_scale.get(10)
+    ok = lambda r: r is not None and r["status"] == "ok"  # noqa: E731
+    out = []
+
+    def add(passed: bool | None, name: str, measured: str) -> None:
+        out.append(("SKIP" if passed is None else "PASS" if passed else "MISS", name, measured))
+
+    add(
+        all(r["status"] == "ok" for r in runs),
+        f"every scale builds within the {limit:.0f} s limit",
+        ", ".join(f"{r['scale']}×: {r['status']}" for r in runs),
+    )
+    add(
+        ok(one) and one["total_seconds"] <= 15 if ok(one) else None,
+        "real corpus end to end ≤ 15 s",
+        f"{one['total_seconds']:.2f} s" if ok(one) else "1× not measured",
+    )
+    shares = [(r["scale"], r["generate_seconds"] / r["total_seconds"]) for r in done]
+    add(
+        all(s <= 0.05 for _, s in shares) if shares else None,
+        "generator stage ≤ 5% of total",
+        ", ".join(f"{k}×: {s:.1%}" for k, s in shares),
+    )
+    if ok(one) and ok(ten):
+        ratio = ten["total_seconds"] / one["total_seconds"]
+        extra = ""
+        fifty = by_scale.get(50)
+        if ok(fifty):
+            extra = f"; 50×: {fifty['total_seconds'] / one['total_seconds']:.1f}× (for reference, 55× would be linear + 10%)"
+        add(ratio <= 11, "10× time ≤ 11× the 1× time", f"{ratio:.1f}×{extra}")
+    else:
+        add(None, "10× time ≤ 11× the 1× time", "needs 1× and 10×")
+    bpp = [(r["scale"], r["bytes_per_page"]) for r in done]
+    if len(bpp) > 1:
+        base = bpp[0][1]
+        spread = max(abs(b / base - 1) for _, b in bpp)
+        add(
+            spread <= 0.10,
+            "bytes per page within 10% across scales",
+            ", ".join(f"{k}×: {size(b)} ({b / base - 1:+.0%})" for k, b in bpp),
+        )
+    else:
+        add(None, "bytes per page within 10% across scales", "needs two scales")
+    largest = [(r["scale"], r["largest_page"]) for r in done]
+    add(
+        all(p[1] <= MB for _, p in largest) if largest else None,
+        "largest page ≤ 1 MB",
+        ", ".join(f"{k}×: {size(p[1])} ({p[0]})" for k, p in largest),
+    )
+    edits = [r for r in runs if r.get("edit_seconds") is not None]
+    if ok(one) and one.get("edit_seconds") is not None:
+        only = all(r["edit_only_changed"] for r in edits)
+        measured = "; ".join(
+            f"{r['scale']}×: {r['edit_seconds']:.2f} s, rewrote {len(r['edit_written'])} "
+            f"({', '.join(r['edit_written'][:4])}{'…' if len(r['edit_written']) > 4 else ''})"
+            f"{'' if r['edit_only_changed'] else ' — NOT only the changed pages: ' + r['edit_problem']}"
+            for r in edits
+        )
+        add(
+            one["edit_seconds"] <= 0.3 and only,
+            "one-file edit regenerates in ≤ 0.3 s (real corpus), rewriting only the changed pages",
+            measured,
+        )
+    else:
+        add(None, "one-file edit regenerates in ≤ 0.3 s, rewriting only the changed pages", "1× not measured")
+    add(
+        one["search_index_bytes"] <= 3 * MB if ok(one) else None,
+        "search index ≤ 3 MB for the real corpus",
+        size(one["search_index_bytes"]) if ok(one) else "1× not measured",
+    )
+    return out
+
+
+def target_lines(results: list[tuple[str, str, str]]) -> str:
+    return "\n".join(f"{verdict} {name}: {measured}" for verdict, name, measured in results)
+
+
+def markdown(runs: list[dict], verdicts: list[tuple[str, str, str]], machine: dict, limit: float) -> str:
+    """bench-out/results.md: the 'How fast is it' page."""
+    lines = [
+        "# How fast is it",
+        "",
+        "`make bench` builds the site from the real content and from synthetic corpora 10 and 50 times",
+        "its size, through the same pipeline as `make site`: validate and render Markdown (the generator),",
+        "then `mkdocs build --strict`. A synthetic corpus repeats the real releases as further 2.x",
+        "versions, with the same features (under new ids, so their lifecycles span releases the same way),",
+        "the same change lists and the same text, so each release page is as big as a real one and only",
+        "what spans releases grows.",
+        "",
+        f"Measured {machine['date']} on {machine['cpu']} ({machine['nproc']} CPUs, {machine['memory']}), "
+        f"Python {machine['python']}, MkDocs {machine['mkdocs']}, Material {machine['material']}; "
+        f"code at {machine['revision']}.",
+        "",
+        table(runs),
+        "",
+        "- **Total**: wall-clock time of the build process, from its start to the end of MkDocs, so it",
+        "  includes starting Python and importing the libraries.",
+        "- **Pages**: HTML pages in the site; **Bytes/page** is their mean size. **Site bytes** counts",
+        "  every file, theme assets included.",
+        "- **Peak RSS**: the build process's maximum resident memory.",
+        "- **One-file edit**: after the build, one word is added to the summary of the newest release's",
+        "  YAML file and the generator runs again in the same process, as `make serve` does on save;",
+        "  the time and the number of Markdown files it rewrote.",
+        f"- A build gets {limit:.0f} seconds; one that runs out is stopped and reported as timed out.",
+        "",
+        "## Targets",
+        "",
+    ]
+    lines += [f"- **{v}** {name}: {measured}" for v, name, measured in verdicts]
+    return "\n".join(lines) + "\n"
+
+
+def _where(filename: str) -> str:
+    for marker in ("site-packages" + os.sep, "/lib/python"):
+        if marker in filename:
+            return filename.split(marker, 1)[1]
+    root = str(Path(__file__).resolve().parent.parent) + os.sep
+    return filename.replace(root, "")
+
+
+def profile_summary(prof: Path, top: int = 12) -> str:
+    """The top functions of a cProfile dump by own time and by cumulative time."""
+    stats = pstats.Stats(str(prof)).stats
+    total = max((ct for _, _, _, ct, _ in stats.values()), default=0)
+    rows = [(func, cc, nc, tt, ct) for func, (cc, nc, tt, ct, _) in stats.items()]
+
+    def fmt(entry) -> str:
+        (filename, line, name), _cc, nc, tt, ct = entry
+        return f"  {tt:8.2f} {ct:8.2f} {nc:>9} {name} ({_where(filename)}:{line})"
+
+    head = "   own s    cum s     calls function"
+    by_own = sorted(rows, key=lambda r: -r[3])[:top]
+    by_cum = sorted((r for r in rows if not r[0][0].startswith("~") and r[4] < total), key=lambda r: -r[4])[:top]
+    return "\n".join(
+        [
+            f"{prof.name}: {total:.2f} s profiled",
+            "by own time:",
+            head,
+            *map(fmt, by_own),
+            "by cumulative time:",
+            head,
+            *map(fmt, by_cum),
+        ]
+    )

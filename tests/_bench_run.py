@@ -1,0 +1,109 @@
+"""One benchmark build, in its own process so its peak memory is its own.
+
+    python -m tests._bench_run --content C --docs D --site S --edit releases/X.Y.yaml [--profile DIR]
+
+Runs the real pipeline (generator.build.generate, then generator.build.mkdocs_build), then, in
+the same warm process as `serve` would, regenerates after editing the summary of one release
+file, which it restores afterwards. Prints one JSON object
+per line, one per stage, so a build killed by the time limit still reports what it finished.
+With --profile, each stage runs under cProfile and its statistics go to DIR/<stage>.prof.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import json
+import resource
+import sys
+import time
+from pathlib import Path
+
+EDIT_MARKER = "Benchmarkeditmarker"
+
+
+def _emit(**record) -> None:
+    record["monotonic"] = time.monotonic()
+    record["maxrss_kib"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    print(json.dumps(record), flush=True)
+
+
+def _timed(stage: str, profile_dir: Path | None, fn, *args):
+    profiler = cProfile.Profile() if profile_dir else None
+    started = time.perf_counter()
+    if profiler:
+        profiler.enable()
+    try:
+        result = fn(*args)
+    finally:
+        if profiler:
+            profiler.disable()
+    seconds = time.perf_counter() - started
+    if profiler:
+        profiler.dump_stats(str(profile_dir / f"{stage}.prof"))
+    return result, seconds
+
+
+def _snapshot(docs: Path) -> dict[str, tuple[bytes, int]]:
+    return {
+        p.relative_to(docs).as_posix(): (p.read_bytes(), p.stat().st_mtime_ns) for p in docs.rglob("*") if p.is_file()
+    }
+
+
+def edit_summary(text: str) -> str:
+    """The release file with one word added to the end of its top-level summary's first line."""
+    lines = text.split("\n")
+    i = next(i for i, line in enumerate(lines) if line.startswith("summary:"))
+    if lines[i].rstrip().endswith((">-", ">", "|", "|-")):
+        i += 1  # a block scalar: the text starts on the next line
+    elif lines[i].rstrip().endswith(("'", '"')):
+        raise ValueError("quoted one-line summary; cannot edit it safely")
+    lines[i] = lines[i].rstrip() + f" {EDIT_MARKER}"
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser()
+    p.add_argument("--content", type=Path, required=True)
+    p.add_argument("--docs", type=Path, required=True)
+    p.add_argument("--site", type=Path, required=True)
+    p.add_argument("--edit", required=True, help="release file to edit, relative to --content")
+    p.add_argument("--profile", type=Path, default=None)
+    args = p.parse_args(argv)
+    if args.profile:
+        args.profile.mkdir(parents=True, exist_ok=True)
+    _emit(stage="start")
+
+    from generator import build as pipeline
+
+    (site, written), seconds = _timed("generate", args.profile, pipeline.generate, args.content, args.docs)
+    _emit(stage="generate", seconds=seconds, written=len(written))
+    _, seconds = _timed("mkdocs", args.profile, pipeline.mkdocs_build, site, args.docs, args.site)
+    _emit(stage="mkdocs", seconds=seconds)
+
+    release_file = args.content / args.edit
+    original = release_file.read_text(encoding="utf-8")
+    before = _snapshot(args.docs)
+    release_file.write_text(edit_summary(original), encoding="utf-8")
+    try:
+        (_, written), seconds = _timed("regenerate-edit", args.profile, pipeline.generate, args.content, args.docs)
+    finally:
+        release_file.write_text(original, encoding="utf-8")
+    after = _snapshot(args.docs)
+    changed = sorted(k for k in before.keys() | after.keys() if before.get(k, (None,))[0] != after.get(k, (None,))[0])
+    touched = sorted(k for k in before.keys() | after.keys() if before.get(k, (0, 0))[1] != after.get(k, (0, 0))[1])
+    without_marker = sorted(k for k in changed if k in after and EDIT_MARKER.encode() not in after[k][0])
+    _emit(
+        stage="regenerate-edit",
+        seconds=seconds,
+        written=sorted(written),
+        bytes_changed=changed,
+        mtime_changed=touched,
+        changed_without_edit=without_marker,
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.stdout.reconfigure(line_buffering=True)
+    sys.exit(main())

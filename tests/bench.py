@@ -1,0 +1,339 @@
+"""The build benchmark (`make bench`): how the pipeline scales from the real corpus to 50 times it.
+
+    python -m tests.bench [--scales 1,10,50] [--out bench-out] [--timeout 600]
+
+For each scale it writes a content folder (1× is the real content, copied; see
+tests/_bench_corpus.py for the larger ones), validates it with `python -m generator check`,
+then builds it in a child process (tests/_bench_run.py) that runs generate and mkdocs_build and
+times a one-file edit. It prints a Markdown table and a PASS/MISS line per target, writes
+<out>/results.json and <out>/results.md, and, when a target is missed, profiles the build with
+cProfile and prints the top costs (<out>/profiles/).
+
+This is a benchmark, not a test: it asserts nothing and always exits 0 unless it cannot run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import os
+import platform
+import re
+import resource
+import shutil
+import subprocess
+import sys
+import time
+from importlib import metadata
+from pathlib import Path
+
+from . import _bench_report as report
+from ._bench_corpus import make_corpus
+
+ROOT = Path(__file__).resolve().parent.parent
+CONTENT = ROOT / "content"
+PROFILED_STAGES = ("generate", "mkdocs", "regenerate-edit")
+
+
+def log(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
+
+
+def machine() -> dict:
+    """What the numbers were measured on."""
+    cpu = next(
+        (
+            line.split(":", 1)[1].strip()
+            for line in Path("/proc/cpuinfo").read_text().splitlines()
+            if line.startswith("model name")
+        ),
+        platform.processor() or "unknown CPU",
+    )
+    kib = int(re.search(r"MemTotal:\s+(\d+)", Path("/proc/meminfo").read_text()).group(1))
+    return {
+        "nproc": os.cpu_count(),
+        "memory": f"{kib / 1024 / 1024:.1f} GiB",
+        "cpu": cpu,
+        "python": platform.python_version(),
+        "mkdocs": metadata.version("mkdocs"),
+        "material": metadata.version("mkdocs-material"),
+        "date": dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC"),
+    }
+
+
+SNAPSHOT_SKIP = {
+    ".git",
+    ".venv",
+    "site",
+    "build",
+    "bench-out",
+    ".pytest_cache",
+    ".ruff_cache",
+    "__pycache__",
+    "artifacts",
+}
+
+
+def snapshot_code(out: Path) -> Path:
+    """Copy the project (generator, templates, mkdocs.yml ...) into out/code; builds run there.
+
+    Every scale then builds with the same code, even while the working tree changes under
+    the benchmark's feet; generator.build finds templates/ and mkdocs.yml beside its package.
+    """
+    code = out / "code"
+    shutil.rmtree(code, ignore_errors=True)
+    shutil.copytree(ROOT, code, ignore=lambda folder, names: [n for n in names if n in SNAPSHOT_SKIP])
+    return code
+
+
+def revision() -> str:
+    """The commit measured, and whether the working tree differed from it."""
+    git = ["git", "-C", str(ROOT)]
+    head = subprocess.run([*git, "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
+    dirty = subprocess.run(
+        [*git, "status", "--porcelain", "--untracked-files=no"], capture_output=True, text=True
+    ).stdout
+    return (head or "unknown") + (" with uncommitted changes" if dirty.strip() else "")
+
+
+def check(code: Path, content: Path) -> tuple[dict | None, str]:
+    """Run `python -m generator check`; return the counts it prints (None if it failed) and its output."""
+    proc = subprocess.run(
+        [sys.executable, "-m", "generator", "check", "--content", str(content)],
+        cwd=code,
+        capture_output=True,
+        text=True,
+    )
+    m = re.search(r"ok: (\d+) releases, (\d+) features, (\d+) changes", proc.stdout)
+    if proc.returncode or not m:
+        return None, (proc.stdout + proc.stderr).strip()
+    return {"releases": int(m[1]), "features": int(m[2]), "changes": int(m[3])}, proc.stdout.strip()
+
+
+def run_child(
+    code: Path, args: list[str], timeout: float, memory_gib: float, log_dir: Path
+) -> tuple[list[dict], str, float, int, str]:
+    """Run tests._bench_run; return (stage records, status, start time, peak RSS in KiB, stderr tail).
+
+    The build (generate + MkDocs) gets `timeout` seconds, the one-file edit after it as many
+    again. os.wait4 gives the child's own rusage even when it is killed at the time limit, and
+    the address-space limit keeps a runaway build from taking the machine's memory.
+    """
+    limit = int(memory_gib * 1024**3)
+
+    def cap_memory():
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+    out_path, err_path = log_dir / "stdout.jsonl", log_dir / "stderr.txt"
+    with open(out_path, "w") as out, open(err_path, "w") as err:
+        started = time.monotonic()
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "tests._bench_run", *args], cwd=code, stdout=out, stderr=err, preexec_fn=cap_memory
+        )
+        status, deadline, built = None, started + timeout, False
+        while True:
+            pid, wait_status, usage = os.wait4(proc.pid, os.WNOHANG)
+            if pid:
+                break
+            if not built and '"stage": "mkdocs"' in out_path.read_text():
+                built, deadline = True, time.monotonic() + timeout
+            if time.monotonic() > deadline:
+                proc.kill()
+                _, wait_status, usage = os.wait4(proc.pid, 0)
+                status = f"timed out after {timeout:.0f} s" + (" (one-file edit)" if built else "")
+                break
+            time.sleep(0.1)
+        proc.returncode = os.waitstatus_to_exitcode(wait_status)
+    records = []
+    for line in out_path.read_text().splitlines():
+        try:
+            records.append(json.loads(line))
+        except ValueError:
+            pass
+    stderr = err_path.read_text()
+    if status is None and proc.returncode != 0:
+        last = stderr.strip().splitlines()[-1] if stderr.strip() else f"exit {proc.returncode}"
+        status = "out of memory" if "MemoryError" in stderr else f"failed: {last[:80]}"
+    return records, status or "ok", started, usage.ru_maxrss, stderr[-3000:]
+
+
+def site_stats(site: Path) -> dict:
+    """Pages, bytes, the largest page and the search index of a built site."""
+    total, html, pages, largest = 0, 0, 0, ("", 0)
+    for dirpath, _, files in os.walk(site):
+        for name in files:
+            path = Path(dirpath) / name
+            n = path.stat().st_size
+            total += n
+            if name.endswith(".html") and name != "404.html":
+                html += n
+                pages += 1
+                if n > largest[1]:
+                    largest = (path.relative_to(site).as_posix(), n)
+    index = site / "search" / "search_index.json"
+    return {
+        "pages": pages,
+        "site_bytes": total,
+        "html_bytes": html,
+        "bytes_per_page": html // pages if pages else None,
+        "largest_page": largest,
+        "search_index_bytes": index.stat().st_size if index.exists() else None,
+    }
+
+
+def docs_stats(docs: Path) -> dict:
+    """The generated Markdown: how many pages, how big, the largest."""
+    md = [(p.relative_to(docs).as_posix(), p.stat().st_size) for p in docs.rglob("*.md")]
+    return {
+        "markdown_pages": len(md),
+        "markdown_bytes": sum(n for _, n in md),
+        "largest_markdown": max(md, key=lambda x: x[1]) if md else None,
+    }
+
+
+def newest_release(content: Path) -> str:
+    files = sorted((content / "releases").glob("*.yaml"), key=lambda p: tuple(int(x) for x in p.stem.split(".")))
+    return f"releases/{files[-1].name}"
+
+
+def measure(scale: int, out: Path, timeout: float, memory_gib: float, profile: Path | None = None) -> dict:
+    """Make the corpus for one scale (unless it exists), build it, and collect every number."""
+    work = out / f"{scale}x"
+    content, docs, site = work / "content", work / "docs", work / "site"
+    result: dict = {"scale": scale}
+    if profile is None:
+        log(
+            f"{scale}×: writing the corpus into {content.relative_to(ROOT) if content.is_relative_to(ROOT) else content}"
+        )
+        make_corpus(CONTENT, content, scale)
+        counts, output = check(out / "code", content)
+        if counts is None:
+            log(f"{scale}×: generator check failed:\n{output}")
+            return {**result, "status": "invalid corpus", "check_output": output[-3000:]}
+        result.update(counts)
+        log(f"{scale}×: {output}")
+    for folder in (docs, site):
+        shutil.rmtree(folder, ignore_errors=True)
+    logs = work / ("profile-logs" if profile else "logs")
+    logs.mkdir(parents=True, exist_ok=True)
+    args = ["--content", str(content), "--docs", str(docs), "--site", str(site), "--edit", newest_release(content)]
+    if profile:
+        args += ["--profile", str(profile)]
+    log(f"{scale}×: building{' under cProfile' if profile else ''} (limit {timeout:.0f} s)")
+    records, status, started, maxrss, stderr = run_child(out / "code", args, timeout, memory_gib, logs)
+    stages = {r["stage"]: r for r in records}
+    result.update(status=status, maxrss_kib=max([maxrss] + [r["maxrss_kib"] for r in records]))
+    if status != "ok":
+        result["stderr_tail"] = stderr
+        log(f"{scale}×: {status}\n{stderr[-1500:]}")
+    if "start" in stages:
+        result["startup_seconds"] = stages["start"]["monotonic"] - started
+    if "generate" in stages:
+        result["generate_seconds"] = stages["generate"]["seconds"]
+        result.update(docs_stats(docs))
+    if "mkdocs" in stages:
+        result["mkdocs_seconds"] = stages["mkdocs"]["seconds"]
+        result["total_seconds"] = stages["mkdocs"]["monotonic"] - started
+        result["maxrss_build_kib"] = stages["mkdocs"]["maxrss_kib"]
+        result.update(site_stats(site))
+    if "regenerate-edit" in stages:
+        edit = stages["regenerate-edit"]
+        written, changed, touched = edit["written"], edit["bytes_changed"], edit["mtime_changed"]
+        problems = []
+        if set(written) != set(changed):
+            problems.append(
+                f"rewrote {sorted(set(written) - set(changed))} unchanged, missed {sorted(set(changed) - set(written))}"
+            )
+        if set(touched) != set(changed):
+            problems.append(f"mtime changed on unchanged files {sorted(set(touched) - set(changed))}")
+        if edit["changed_without_edit"]:
+            problems.append(f"pages changed that do not show the edit: {edit['changed_without_edit']}")
+        result.update(
+            edit_file=newest_release(content),
+            edit_seconds=edit["seconds"],
+            edit_written=written,
+            edit_only_changed=not problems,
+            edit_problem="; ".join(problems),
+        )
+    return result
+
+
+def profile_scale(scale: int, out: Path, timeout: float, memory_gib: float) -> list[str]:
+    """Build one scale again under cProfile; return the summaries of its stages."""
+    prof_dir = out / "profiles" / f"{scale}x"
+    shutil.rmtree(prof_dir, ignore_errors=True)
+    result = measure(scale, out, timeout * 2, memory_gib, profile=prof_dir)
+    summaries = []
+    for stage in PROFILED_STAGES:
+        prof = prof_dir / f"{stage}.prof"
+        if prof.exists():
+            text = report.profile_summary(prof)
+            (prof_dir / f"{stage}.txt").write_text(text + "\n")
+            summaries.append(f"--- {scale}× {stage} ---\n{text}")
+    if result["status"] != "ok":
+        summaries.append(f"--- {scale}× profiled build: {result['status']}")
+    return summaries
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m tests.bench", description=__doc__.split("\n\n")[0])
+    p.add_argument("--scales", default="1,10,50", help="comma-separated multiples of the real corpus (default 1,10,50)")
+    p.add_argument(
+        "--out", type=Path, default=ROOT / "bench-out", help="working folder and results (default bench-out/)"
+    )
+    p.add_argument("--timeout", type=float, default=600, help="seconds allowed per build (default 600)")
+    p.add_argument("--memory-gib", type=float, default=16, help="address-space limit of a build process (default 16)")
+    p.add_argument(
+        "--profile",
+        default="auto",
+        help="'auto' (profile 1× and 10× when a target is missed), 'none', or scales to profile",
+    )
+    p.add_argument("--keep", action="store_true", help="keep each scale's docs/ and site/ (they can take gigabytes)")
+    args = p.parse_args(argv)
+    scales = sorted({int(s) for s in args.scales.split(",") if s.strip()})
+    if not scales or scales[0] < 1:
+        p.error("--scales: positive integers, e.g. 1,10,50")
+    out = args.out.resolve()
+    out.mkdir(parents=True, exist_ok=True)
+    snapshot_code(out)
+    info = machine()
+    info["revision"] = revision()
+
+    runs = []
+    for scale in scales:
+        runs.append(measure(scale, out, args.timeout, args.memory_gib))
+        if not args.keep:
+            for folder in ("docs", "site"):
+                shutil.rmtree(out / f"{scale}x" / folder, ignore_errors=True)
+    verdicts = report.targets(runs, args.timeout)
+    print(report.table(runs))
+    print()
+    print(report.target_lines(verdicts))
+
+    profiles: list[str] = []
+    if args.profile != "none":
+        wanted = [1, 10] if args.profile == "auto" else [int(s) for s in args.profile.split(",")]
+        missed = any(v == "MISS" for v, _, _ in verdicts)
+        if args.profile != "auto" or missed:
+            for scale in (s for s in wanted if s in scales):
+                log(f"{scale}×: profiling")
+                profiles += profile_scale(scale, out, args.timeout, args.memory_gib)
+                if not args.keep:
+                    for folder in ("docs", "site"):
+                        shutil.rmtree(out / f"{scale}x" / folder, ignore_errors=True)
+    if profiles:
+        print()
+        print(f"Profiles (cProfile; full dumps in {out / 'profiles'}):")
+        print("\n\n".join(profiles))
+
+    targets = [{"verdict": v, "target": name, "measured": measured} for v, name, measured in verdicts]
+    results = {"machine": info, "timeout_seconds": args.timeout, "runs": runs, "targets": targets}
+    (out / "results.json").write_text(json.dumps(results, indent=2) + "\n")
+    (out / "results.md").write_text(report.markdown(runs, verdicts, info, args.timeout))
+    log(f"wrote {out / 'results.json'} and {out / 'results.md'}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,201 @@
+"""Browser-test helpers: serve a built site on 127.0.0.1, drive Debian's Chromium with Playwright.
+
+Fixtures (imported into conftest.py, so every test module can ask for them):
+    browser   one headless Chromium per test module
+    served    base URL of the real site, e.g. "http://127.0.0.1:41234/", built for that address
+    page      a fresh page in its own browser context (no storage shared between tests)
+    watch     what `page` does: requests, console errors, page errors, dialogs
+
+Chromium is the system one (/usr/bin/chromium); Playwright's own browsers are never
+downloaded. Tests that use these fixtures are marked `@pytest.mark.browser`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import http.server
+import os
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+]
+TIMEOUT_MS = 10_000
+"""Longest wait for any one browser action; a healthy page needs well under a second."""
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format, *args):  # noqa: A002 - the signature http.server calls
+        pass
+
+
+@contextlib.contextmanager
+def serve(directory: Path, *, build=None) -> Iterator[str]:
+    """Serve a folder at http://127.0.0.1:<free port>/ from a background thread; yield that URL.
+
+    build(url), if given, is called once the port is known and before serving starts: a site
+    built for the address it is served at (as SITE_URL) has a sitemap that Material's instant
+    navigation accepts; Material compares a link's port with the sitemap's.
+    """
+    handler = functools.partial(_QuietHandler, directory=str(directory))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    server.daemon_threads = True
+    url = f"http://127.0.0.1:{server.server_address[1]}/"
+    thread = threading.Thread(target=server.serve_forever, name=f"serve {directory}", daemon=True)
+    try:
+        if build is not None:
+            build(url)
+        thread.start()
+        yield url
+    finally:
+        if thread.is_alive():
+            server.shutdown()
+            thread.join()
+        server.server_close()
+
+
+def build_site(out: Path, site_url: str, content: Path | None = None) -> Path:
+    """`python -m generator build` (the real content by default) for site_url into out/site."""
+    args = ["build", "--site", str(out / "site"), "--docs", str(out / "docs")]
+    if content is not None:
+        args += ["--content", str(content)]
+    proc = subprocess.run(
+        [sys.executable, "-m", "generator", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**os.environ, "SITE_URL": site_url},
+    )
+    assert proc.returncode == 0, proc.stderr
+    return out / "site"
+
+
+@contextlib.contextmanager
+def chromium():
+    """A headless system Chromium under Playwright; skips the test if Chromium is not installed."""
+    if not CHROMIUM.exists():
+        pytest.skip(f"{CHROMIUM} not found: apt-get install chromium")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+@contextlib.contextmanager
+def new_page(browser):
+    """A page in a fresh context: desktop size (Material shows its search box), short timeouts."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, service_workers="block")
+    context.set_default_timeout(TIMEOUT_MS)
+    try:
+        yield context.new_page()
+    finally:
+        context.close()
+
+
+@dataclass
+class Watch:
+    """What a page did since watching began."""
+
+    requests: list[str] = field(default_factory=list)
+    console_errors: list[str] = field(default_factory=list)
+    page_errors: list[str] = field(default_factory=list)
+    dialogs: list[str] = field(default_factory=list)
+
+    def foreign_requests(self) -> list[str]:
+        """Requests to any host but 127.0.0.1 (data: and blob: URLs never leave the page)."""
+        return [
+            u
+            for u in self.requests
+            if urlsplit(u).scheme not in ("data", "blob") and urlsplit(u).hostname != "127.0.0.1"
+        ]
+
+    def errors(self) -> list[str]:
+        return self.console_errors + self.page_errors
+
+
+def watch_page(page) -> Watch:
+    """Record a page's requests, console errors, uncaught errors and dialogs (dismissing them)."""
+    seen = Watch()
+    page.on("request", lambda request: seen.requests.append(request.url))
+    page.on("console", lambda message: seen.console_errors.append(message.text) if message.type == "error" else None)
+    page.on("pageerror", lambda error: seen.page_errors.append(str(error)))
+
+    def dialog(d):
+        seen.dialogs.append(f"{d.type}: {d.message}")
+        d.dismiss()
+
+    page.on("dialog", dialog)
+    return seen
+
+
+def search(page, query: str):
+    """Type query into Material's search box; return the result items once the worker answers.
+
+    Material searches on key events, for the box's value at that moment, and answers
+    asynchronously (a web worker), so typing key by key shows results for prefixes first.
+    Here the box is emptied by a key press, filled up to the last character, and that last
+    key triggers the one search whose results are awaited.
+    """
+    box = page.locator("input.md-search__input")
+    items = page.locator(".md-search-result__item")
+    box.click()
+    page.wait_for_function(
+        "() => document.querySelector('.md-search-result__meta').textContent.trim() !== 'Initializing search'"
+    )
+    box.fill(" ")
+    box.press("Backspace")
+    items.first.wait_for(state="detached")
+    box.fill(query[:-1])
+    box.press_sequentially(query[-1])
+    items.first.wait_for()
+    return items
+
+
+# Fixtures
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """Per module, not per session: Playwright's sync API allows one instance at a time, and a
+    test module may launch its own."""
+    with chromium() as b:
+        yield b
+
+
+@pytest.fixture(scope="session")
+def served(tmp_path_factory) -> Iterator[str]:
+    """The real content, built once for the address it is served at."""
+    out = tmp_path_factory.mktemp("served")
+    with serve(out / "site", build=lambda url: build_site(out, url)) as url:
+        yield url
+
+
+@pytest.fixture
+def page(browser):
+    with new_page(browser) as p:
+        yield p
+
+
+@pytest.fixture
+def watch(page) -> Watch:
+    return watch_page(page)
