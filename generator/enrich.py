@@ -7,8 +7,8 @@ everything here is computed from them and never written back. Templates only rea
 from __future__ import annotations
 
 import calendar
-import hashlib
 import datetime as dt
+import hashlib
 import re
 import unicodedata
 from collections import defaultdict

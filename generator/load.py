@@ -288,7 +288,7 @@ def _change(doc: Document, i: int, raw: dict, ids: dict, problems: list[Problem]
 
 def _check_order(releases: list[tuple[Release, Document]], problems: list[Problem]) -> None:
     """Versions and dates must rise together, and `previous` must name the release before."""
-    for (before, _), (after, doc) in zip(releases, releases[1:]):
+    for (before, _), (after, doc) in zip(releases, releases[1:], strict=False):
         if before.version == after.version:
             problems.append(doc.problem(("version",), f"release {after.version} is defined twice (also in {before.source_file})"))
         elif after.date <= before.date:

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import json
 import os
-import xml.etree.ElementTree as ET
-from pathlib import Path
 import subprocess
 import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
 from urllib.parse import urlsplit
 
 import jsonschema
