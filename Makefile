@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: serve site check test test-fast bench clean
+.PHONY: serve site check lint test test-fast bench clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -22,7 +22,10 @@ site: $(STAMP)  ## static build into site/
 check: $(STAMP)
 	$(BIN)/python -m generator check
 
-test: $(STAMP)  ## the whole suite, browser tests included
+lint: $(STAMP)
+	$(BIN)/ruff check generator tests
+
+test: $(STAMP) lint  ## lint, then the whole suite, browser tests included
 	$(BIN)/python -m pytest -q
 
 test-fast: $(STAMP)  ## everything but the browser tests
