@@ -76,7 +76,7 @@ def enrich(content: Content) -> Site:
         area_by_id={a.id: a for a in content.areas},
         backend_views=tuple(_backend_view(b, releases, features, tier_by_id) for b in content.backends),
         contributors=_contributors(releases),
-        timeline=Matrix(versions, tuple(MatrixRow(f, _cells(f.entries, releases, tier_by_id, pad=True)) for f in features)),
+        timeline=Matrix(versions, tuple(MatrixRow(f, _runs(_cells(f.entries, releases, tier_by_id, pad=True))) for f in features)),
         source_date_epoch=epoch,
     )
 
@@ -139,6 +139,23 @@ def _cells(entries: tuple[Entry, ...], releases: tuple[Release, ...], tier_by_id
     return tuple(cells)
 
 
+def _runs(cells: tuple[Cell, ...]) -> tuple[Cell, ...]:
+    """Merge each run of releases that do not mention the feature into one spanning cell.
+
+    A strip or matrix row then grows with the feature's entries, not with the number of
+    releases: with one cell per release, the timeline is features × releases and the site
+    grows quadratically as PyTorch keeps shipping.
+    """
+    out: list[Cell] = []
+    for cell in cells:
+        prev = out[-1] if out else None
+        if prev is not None and cell.entry is None and prev.entry is None and (prev.label, prev.css) == (cell.label, cell.css):
+            out[-1] = Cell(prev.release, prev.tier, prev.label, prev.css, None, prev.span + 1, cell.release)
+        else:
+            out.append(cell)
+    return tuple(out)
+
+
 def _features(releases: tuple[Release, ...], tier_by_id: dict) -> tuple[Feature, ...]:
     grouped: dict[str, list[Entry]] = defaultdict(list)
     for release in releases:
@@ -156,6 +173,7 @@ def _features(releases: tuple[Release, ...], tier_by_id: dict) -> tuple[Feature,
         backends = tuple(sorted({b for e in entries for b in e.backends}))
         strips = tuple((b, _cells(tuple(e for e in entries if b in e.backends), releases, tier_by_id, pad=False)) for b in backends)
         differs = any([c.label for c in s] != [c.label for c in cells][-len(s):] for _, s in strips) and len(backends) > 1
+        cells, strips = _runs(cells), tuple((b, _runs(s)) for b, s in strips)
         features.append(
             Feature(
                 id=fid,
@@ -207,7 +225,7 @@ def _backend_view(backend: Backend, releases, features, tier_by_id) -> BackendVi
     for feature in features:
         mine = tuple(e for e in feature.entries if backend.id in e.backends)
         if mine:
-            rows.append(MatrixRow(feature, _cells(mine, releases, tier_by_id, pad=True)))
+            rows.append(MatrixRow(feature, _runs(_cells(mine, releases, tier_by_id, pad=True))))
     rows.sort(key=lambda r: (_first_index(r), r.feature.title.casefold()))
     entries = tuple(
         (r, tuple(e for e in r.entries if backend.id in e.backends)) for r in reversed(releases)

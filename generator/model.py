@@ -176,6 +176,8 @@ class Cell:
     label: str  # text shown: tier label, "New", "Improved" ...
     css: str  # class name for the colour
     entry: Entry | None  # the release's entry, None when the release does not mention it
+    span: int = 1  # releases this cell covers: a run of releases that do not mention the feature is one cell
+    last: str = ""  # the run's last release, when span > 1
 
 
 @dataclass(frozen=True)

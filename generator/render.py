@@ -128,6 +128,15 @@ def pages(site: Site) -> list[Page]:
         out.append(Page(f"features/{feature.id}.md", "feature.md.j2", {"feature": feature}, "releases/*.yaml"))
     for view in site.backend_views:
         out.append(Page(f"backends/{view.backend.id}.md", "backend.md.j2", {"view": view}, "backends.yaml, releases/*.yaml"))
+        for release, views in view.changes_by_release:
+            out.append(
+                Page(
+                    f"backends/{view.backend.id}/{release.version}.md",
+                    "backend_changes.md.j2",
+                    {"view": view, "release": release, "views": views},
+                    f"backends.yaml, changes/{release.version}.yaml",
+                )
+            )
     return out
 
 

@@ -2,12 +2,13 @@
 
     python -m tests.bench [--scales 1,10,50] [--out bench-out] [--timeout 600]
 
-For each scale it writes a content folder (1× is the real content, copied; see
-tests/_bench_corpus.py for the larger ones), validates it with `python -m generator check`,
-then builds it in a child process (tests/_bench_run.py) that runs generate and mkdocs_build and
-times a one-file edit. It prints a Markdown table and a PASS/MISS line per target, writes
-<out>/results.json and <out>/results.md, and, when a target is missed, profiles the build with
-cProfile and prints the top costs (<out>/profiles/).
+It first copies the project into <out>/code, so every scale builds with the same code even if
+the working tree changes meanwhile. For each scale it writes a content folder (1× is the real
+content, copied; see tests/_bench_corpus.py for the larger ones), validates it with
+`python -m generator check`, then builds it in a child process (tests/_bench_run.py) that runs
+generate and mkdocs_build and times a one-file edit. It prints a Markdown table and a PASS/MISS
+line per target, writes <out>/results.json and <out>/results.md, and, when a target is missed,
+profiles the build with cProfile and prints the top costs (<out>/profiles/).
 
 This is a benchmark, not a test: it asserts nothing and always exits 0 unless it cannot run.
 """
@@ -198,7 +199,7 @@ def newest_release(content: Path) -> str:
 
 
 def measure(scale: int, out: Path, timeout: float, memory_gib: float, profile: Path | None = None) -> dict:
-    """Make the corpus for one scale (unless it exists), build it, and collect every number."""
+    """Make the corpus for one scale (a profiled run reuses it), build it, and collect every number."""
     work = out / f"{scale}x"
     content, docs, site = work / "content", work / "docs", work / "site"
     result: dict = {"scale": scale}
