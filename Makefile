@@ -31,8 +31,9 @@ test: $(STAMP) lint  ## lint, then the whole suite, browser tests included
 test-fast: $(STAMP)  ## everything but the browser tests
 	$(BIN)/python -m pytest -q -m "not browser"
 
-bench: $(STAMP)
+bench: $(STAMP)  ## 1x/10x/50x benchmark; publishes its report as the site's "How fast is it" page
 	$(BIN)/python -m tests.bench
+	cp bench-out/results.md generator/benchmark.md
 
 clean:
 	rm -rf site build bench-out .pytest_cache

@@ -120,6 +120,7 @@ def pages(site: Site) -> list[Page]:
         Page("compare/index.md", "compare.md.j2", {}, "releases/*.yaml, changes/*.yaml"),
         Page("deprecations/index.md", "deprecations.md.j2", {}, "releases/*.yaml"),
         Page("api/index.md", "api.md.j2", {}, "releases/*.yaml"),
+        Page("speed/index.md", "speed.md.j2", {"report": _benchmark()}, "../generator/benchmark.md (make bench)"),
     ]
     for release in site.releases:
         source = release.source_file + (f", changes/{release.version}.yaml" if release.changes else "")
@@ -138,6 +139,16 @@ def pages(site: Site) -> list[Page]:
                 )
             )
     return out
+
+
+BENCHMARK = ROOT / "generator" / "benchmark.md"
+
+
+def _benchmark() -> Markup:
+    """The published benchmark report (our own Markdown, written by `make bench`)."""
+    if BENCHMARK.exists():
+        return Markup(BENCHMARK.read_text(encoding="utf-8"))
+    return Markup("# How fast is it\n\nNo benchmark has been published yet: run `make bench`.\n")
 
 
 def render_all(site: Site, site_url: str = "http://127.0.0.1:8000/", env: jinja2.Environment | None = None) -> dict[str, bytes]:
