@@ -33,6 +33,7 @@ test-fast: $(STAMP)  ## everything but the browser tests
 
 bench: $(STAMP)  ## 1x/10x/50x benchmark; publishes its report as the site's "How fast is it" page
 	$(BIN)/python -m tests.bench
+	$(BIN)/python -m tests.bench_live --append bench-out/results.md
 	cp bench-out/results.md generator/benchmark.md
 
 clean:

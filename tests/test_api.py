@@ -123,3 +123,43 @@ def test_sub_path_hosting(tmp_path):
         assert to_file(site, link.get("href").split("#")[0], base).exists()
     api = json.loads((site / "api/v1/releases.json").read_text())
     assert all(r["url"].startswith(base) for r in api["releases"])
+
+
+def test_sub_path_hosting_over_http(tmp_path):
+    """Served under /atlas/ by a plain static server, every link of a few pages answers 200."""
+    import urllib.request
+    from urllib.parse import urljoin
+
+    from tests.browser import serve
+    from tests.crawl import _Page
+
+    root = tmp_path / "root"
+    root.mkdir()
+    holder = {}
+
+    def build(url: str) -> None:
+        holder["base"] = url + "atlas/"
+        proc = subprocess.run(
+            [sys.executable, "-m", "generator", "build", "--content", str(FIXTURE), "--site", str(root / "atlas"),
+             "--docs", str(tmp_path / "docs"), "--manifest", str(tmp_path / "urls.txt")],
+            cwd=ROOT, capture_output=True, text=True, timeout=300, env={**os.environ, "SITE_URL": holder["base"]},
+        )
+        assert proc.returncode == 0, proc.stderr
+
+    with serve(root, build=build) as _:
+        base = holder["base"]
+        checked = set()
+        for path in ("", "releases/2.8/", "backends/cuda/", "features/widget-compiler/", "compare/"):
+            with urllib.request.urlopen(base + path) as response:
+                assert response.status == 200
+                page = _Page()
+                page.feed(response.read().decode("utf-8"))
+            for link in page.links:
+                target = urljoin(base + path, link).split("#")[0]
+                if target.startswith(base) and target not in checked:
+                    checked.add(target)
+                    with urllib.request.urlopen(target) as answer:
+                        assert answer.status == 200, target
+        assert len(checked) > 20
+        with urllib.request.urlopen(base + "api/v1/releases.json") as response:
+            assert json.loads(response.read())["releases"][0]["url"].startswith(base)

@@ -82,6 +82,20 @@ def test_search_finds_a_change_by_its_pr_number(home, served, pr, release):
     assert f"releases/{release}/" in hits
 
 
+@pytest.mark.parametrize(
+    "symbol, fragment",
+    [("torch.cat", "cat"), ("scaled_dot_product_attention", "scaled_dot_product_attention")],
+)
+def test_search_finds_changes_by_api_symbol(home, served, symbol, fragment):
+    """Dots and underscores split words (mkdocs.yml's search separator), so a dotted or
+    snake_case API name finds the release-note changes that mention it."""
+    items = search(home, symbol)
+    texts = [items.nth(i).text_content() for i in range(items.count())]
+    hrefs = [items.nth(i).locator("a").first.get_attribute("href") for i in range(items.count())]
+    assert any(fragment in t for t in texts), texts[:5]
+    assert any("releases/2." in h and "#changes-" in h for h in hrefs), hrefs[:5]
+
+
 def test_instant_navigation_keeps_the_page(page, served):
     """Material's navigation.instant swaps the content in place: a marker on window survives."""
     page.goto(served)
