@@ -113,6 +113,12 @@
       const label = backend ? form.elements.backend.selectedOptions[0].textContent : "all backends";
       out.append(el("p", { class: "atlas-compare-msg" },
         "Upgrading from " + from + " to " + to + " (" + range.join(", ") + "), " + label + "."));
+      const noNotes = releases.filter(function (r) { return r.changes === 0; }).map(function (r) { return r.version; });
+      if (noNotes.length) {
+        out.append(el("p", { class: "atlas-compare-msg atlas-compare-gap" },
+          "No release-note change list is imported for " + noNotes.join(", ") +
+          ": for those, only the features their announcements name are listed."));
+      }
       for (const [key, title] of GROUPS) {
         const items = groups[key];
         const section = el("section", { class: "atlas-compare-group", "data-group": key });
