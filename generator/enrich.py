@@ -31,6 +31,7 @@ from .model import (
     Matrix,
     MatrixRow,
     Release,
+    ReleaseView,
     Site,
     Tier,
     version_key,
@@ -64,8 +65,11 @@ def enrich(content: Content) -> Site:
     latest = releases[-1]
     epoch = calendar.timegm(max(r.date for r in releases).timetuple())
     ledger = _ledger(features, releases)
+    all_entries = [e for r in reversed(releases) for e in r.entries]
     return Site(
         ledger=ledger,
+        release_views={r.version: _release_view(r, content) for r in releases},
+        entries_by_tier={t.id: tuple(e for e in all_entries if e.tier == t.id) for t in content.tiers},
         content=content,
         releases=releases,
         latest=latest,
@@ -76,9 +80,28 @@ def enrich(content: Content) -> Site:
         area_by_id={a.id: a for a in content.areas},
         backend_views=tuple(_backend_view(b, releases, features, tier_by_id) for b in content.backends),
         contributors=_contributors(releases),
-        timeline=Matrix(versions, tuple(MatrixRow(f, _runs(_cells(f.entries, releases, tier_by_id, pad=True))) for f in features)),
+        timeline=Matrix(versions, tuple(_row(f, _runs(_cells(f.entries, releases, tier_by_id, pad=True))) for f in features)),
         source_date_epoch=epoch,
     )
+
+
+def _release_view(release: Release, content: Content) -> ReleaseView:
+    entries = release.entries
+    return ReleaseView(
+        release=release,
+        vocabulary=next(v for v in content.vocabularies if v.id == release.tier_vocabulary),
+        highlights=tuple(e for e in entries if e.highlight),
+        by_tier=tuple((t, g) for t in content.tiers if (g := tuple(e for e in entries if e.tier == t.id))),
+        untiered=tuple(e for e in entries if not e.tier),
+        by_backend=tuple((b, g) for b in content.backends if (g := tuple(e for e in entries if b.id in e.backends))),
+        device_agnostic=tuple(e for e in entries if not e.backends),
+        leaving=tuple(e for e in entries if e.change in ("deprecated", "removed")),
+        people=tuple(sorted({n for e in entries for n in e.contributors}, key=str.casefold)),
+    )
+
+
+def _row(feature: Feature, cells: tuple[Cell, ...]) -> MatrixRow:
+    return MatrixRow(feature, cells, tuple(dict.fromkeys(c.tier for c in cells if c.tier)))
 
 
 def _ledger(features: tuple[Feature, ...], releases: tuple[Release, ...]) -> tuple[LedgerRow, ...]:
@@ -225,7 +248,7 @@ def _backend_view(backend: Backend, releases, features, tier_by_id) -> BackendVi
     for feature in features:
         mine = tuple(e for e in feature.entries if backend.id in e.backends)
         if mine:
-            rows.append(MatrixRow(feature, _runs(_cells(mine, releases, tier_by_id, pad=True))))
+            rows.append(_row(feature, _runs(_cells(mine, releases, tier_by_id, pad=True))))
     rows.sort(key=lambda r: (_first_index(r), r.feature.title.casefold()))
     entries = tuple(
         (r, tuple(e for e in r.entries if backend.id in e.backends)) for r in reversed(releases)

@@ -218,7 +218,8 @@ class Contributor:
 @dataclass(frozen=True)
 class MatrixRow:
     feature: Feature
-    cells: tuple[Cell, ...]  # one per release column
+    cells: tuple[Cell, ...]  # covering every release column (runs span several)
+    tiers: tuple[str, ...] = ()  # tier ids the row shows, for the timeline's tier filter
 
 
 @dataclass(frozen=True)
@@ -259,6 +260,21 @@ class BackendView:
 
 
 @dataclass(frozen=True)
+class ReleaseView:
+    """A release page's groupings, computed once."""
+
+    release: Release
+    vocabulary: Vocabulary
+    highlights: tuple[Entry, ...]
+    by_tier: tuple[tuple[Tier, tuple[Entry, ...]], ...]  # in tier-registry order, non-empty groups
+    untiered: tuple[Entry, ...]
+    by_backend: tuple[tuple[Backend, tuple[Entry, ...]], ...]
+    device_agnostic: tuple[Entry, ...]
+    leaving: tuple[Entry, ...]  # deprecated or removed here
+    people: tuple[str, ...]  # named contributors, sorted
+
+
+@dataclass(frozen=True)
 class LedgerRow:
     """One deprecated feature on the /deprecations/ ledger."""
 
@@ -286,5 +302,7 @@ class Site:
     contributors: tuple[Contributor, ...] = ()
     timeline: Matrix | None = None
     change_sections: dict = field(default_factory=dict, hash=False)
-    ledger: tuple[LedgerRow, ...] = ()  # version -> tuple[ChangeSection]
+    ledger: tuple[LedgerRow, ...] = ()
+    release_views: dict = field(default_factory=dict, hash=False)  # version -> ReleaseView
+    entries_by_tier: dict = field(default_factory=dict, hash=False)  # tier id -> entries, newest first  # version -> tuple[ChangeSection]
     source_date_epoch: int = 0

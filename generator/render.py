@@ -75,7 +75,6 @@ def environment() -> jinja2.Environment:
         pr_url=lambda n: textfilters.url(PR_URL.format(int(n))),
         tojson_attr=lambda v: textfilters.text(json.dumps(v, sort_keys=True, separators=(",", ":"))),
     )
-    env.tests["contains"] = lambda seq, item: item in seq
     env.globals.update(change_label=CHANGE_LABELS, section_title=SECTION_TITLES)
     return env
 
