@@ -226,11 +226,13 @@ def _check_aliases(features: tuple[Feature, ...], feature_by_id: dict) -> None:
     for feature in features:
         for alias in feature.aliases:
             entry = next(e for e in feature.entries if alias in e.aliases)
-            where = Problem(f"releases/{entry.release}.yaml", entry.line, 1, "", f"features[{feature.id}].aliases")
+            message = None
             if alias in feature_by_id:
-                problems.append(where.__class__(where.path, where.line, 1, f"alias '{alias}' is also a feature id", where.field))
+                message = f"alias '{alias}' is also a feature id"
             elif owner.setdefault(alias, feature.id) != feature.id:
-                problems.append(where.__class__(where.path, where.line, 1, f"alias '{alias}' is claimed by '{owner[alias]}' too", where.field))
+                message = f"alias '{alias}' is claimed by '{owner[alias]}' too"
+            if message:
+                problems.append(Problem(f"releases/{entry.release}.yaml", entry.line, 1, message, f"features[{feature.id}].aliases"))
     if problems:
         raise ContentError(problems)
 
