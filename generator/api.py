@@ -9,10 +9,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from .model import PR_URL, Entry, Release, Site
-from .render import url_of
-
-API = "api/v1"
+from . import urls
+from .model import Entry, Release, Site
 
 
 def _dump(data) -> bytes:
@@ -33,8 +31,8 @@ def _entry(entry: Entry, base: str) -> dict:
         "contributors": list(entry.contributors),
         "source": entry.source,
         "removal": entry.removal,
-        "url": f"{base}{url_of(f'releases/{entry.release}.md')}#{entry.id}",
-        "feature_url": f"{base}{url_of(f'features/{entry.id}.md')}",
+        "url": base + urls.at(urls.release(entry.release), urls.entry_anchor(entry.id)),
+        "feature_url": base + urls.feature(entry.id),
     }
 
 
@@ -50,8 +48,8 @@ def _release_summary(release: Release, base: str) -> dict:
         "notes": release.notes,
         "features": len(release.entries),
         "changes": len(release.changes),
-        "url": base + url_of(f"releases/{release.version}.md"),
-        "api": f"{base}{API}/releases/{release.version}.json",
+        "url": base + urls.release(release.version),
+        "api": base + urls.api_release(release.version),
     }
 
 
@@ -60,9 +58,12 @@ SCHEMA = Path(__file__).parent / "schemas" / "api.schema.json"
 
 def render_api(site: Site, base: str) -> dict[str, bytes]:
     """Every API file (and the API's JSON Schema), keyed by its path under docs/."""
-    files = {f"{API}/schema.json": SCHEMA.read_bytes(),f"{API}/releases.json": _dump({"releases": [_release_summary(r, base) for r in reversed(site.releases)]})}
+    files = {
+        urls.api_schema(): SCHEMA.read_bytes(),
+        urls.api_releases(): _dump({"releases": [_release_summary(r, base) for r in reversed(site.releases)]}),
+    }
     for release in site.releases:
-        page = base + url_of(f"releases/{release.version}.md")
+        page = base + urls.release(release.version)
         c = release.compatibility
         data = _release_summary(release, base) | {
             "summary": release.summary,
@@ -84,14 +85,14 @@ def render_api(site: Site, base: str) -> dict[str, bytes]:
                     "text": v.change.text,
                     "prs": list(v.change.prs),
                     "backends": list(v.backends),
-                    "url": f"{page}#pr-{v.change.prs[0]}" if v.change.prs else f"{page}#changes",
+                    "url": urls.at(page, v.anchor),
                 }
-                for s in site.change_sections.get(release.version, ())
+                for s in site.release_views[release.version].sections
                 for area in s.areas
                 for v in area.changes
             ],
         }
-        files[f"{API}/releases/{release.version}.json"] = _dump(data)
+        files[urls.api_release(release.version)] = _dump(data)
     features = [
         {
             "id": f.id,
@@ -104,21 +105,21 @@ def render_api(site: Site, base: str) -> dict[str, bytes]:
             "deprecated_in": f.deprecated_in,
             "removal_planned": f.removal_planned,
             "removed_in": f.removed_in,
-            "url": base + url_of(f"features/{f.id}.md"),
+            "url": base + urls.feature(f.id),
             "lifecycle": [{"release": e.release, "tier": e.tier, "change": e.change, "title": e.title} for e in f.entries],
         }
         for f in site.features
     ]
-    files[f"{API}/features.json"] = _dump({"features": features})
+    files[urls.api_features()] = _dump({"features": features})
     for view in site.backend_views:
         b = view.backend
-        files[f"{API}/backends/{b.id}.json"] = _dump(
+        files[urls.api_backend(b.id)] = _dump(
             {
                 "id": b.id,
                 "name": b.name,
                 "vendor": b.vendor,
                 "description": b.description,
-                "url": base + url_of(f"backends/{b.id}.md"),
+                "url": base + urls.backend(b.id),
                 "entries": [_entry(e, base) for _, entries in view.entries_by_release for e in entries],
                 "changes": [
                     {
@@ -127,7 +128,8 @@ def render_api(site: Site, base: str) -> dict[str, bytes]:
                         "area": v.change.area,
                         "text": v.change.text,
                         "prs": list(v.change.prs),
-                        "pr_urls": [PR_URL.format(p) for p in v.change.prs],
+                        "pr_urls": [urls.pr(p) for p in v.change.prs],
+                        "url": base + urls.at(urls.release(release.version), v.anchor),
                     }
                     for release, views in view.changes_by_release
                     for v in views

@@ -12,7 +12,7 @@ import tempfile
 from pathlib import Path
 
 from . import manifest
-from .enrich import attach_changes, enrich
+from .enrich import enrich
 from .load import load
 from .model import Site
 from .render import ROOT, render_all, write_changed
@@ -27,7 +27,7 @@ class MkDocsFailed(Exception):
 
 def site_model(content_dir: Path) -> Site:
     """Load, validate and enrich a content folder."""
-    return attach_changes(enrich(load(content_dir)))
+    return enrich(load(content_dir))
 
 
 DEFAULT_SITE_URL = "http://127.0.0.1:8000/"  # keep equal to the !ENV default in mkdocs.yml

@@ -10,17 +10,15 @@ from pathlib import Path
 from . import build as pipeline
 from . import manifest
 from .errors import ContentError, UsageError
-from .load import load
 
 DEFAULT_CONTENT = pipeline.ROOT / "content"
 
 
 def check(args) -> int:
     """Validate the content folder."""
-    content = load(args.content)
-    features = {e.id for r in content.releases for e in r.entries}
-    changes = sum(len(r.changes) for r in content.releases)
-    print(f"ok: {len(content.releases)} releases, {len(features)} features, {changes} changes")
+    site = pipeline.site_model(args.content)
+    changes = sum(len(r.changes) for r in site.releases)
+    print(f"ok: {len(site.releases)} releases, {len(site.features)} features, {changes} changes")
     return 0
 
 

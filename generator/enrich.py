@@ -13,13 +13,14 @@ import re
 import unicodedata
 from collections import defaultdict
 
-from .errors import ContentError, Problem
 from .model import (
+    SECTIONS,
     Backend,
     BackendView,
     Cell,
     Change,
     ChangeArea,
+    ChangeCount,
     ChangeSection,
     ChangeView,
     Content,
@@ -34,6 +35,7 @@ from .model import (
     ReleaseView,
     Site,
     Tier,
+    TierLevel,
     version_key,
 )
 
@@ -55,37 +57,60 @@ def slugify(text: str) -> str:
 
 
 def enrich(content: Content) -> Site:
-    """Build the Site from validated content."""
+    """Build the complete Site from validated content, in one pass.
+
+    Computed here, never in templates: lifecycles and their cells (`Feature`), the timeline and
+    each backend's matrix, every change's own anchor and backends (`ChangeView`), release-page
+    groupings (`ReleaseView`), backend change counts, the ledger, tier levels, contributors.
+    """
     releases = content.releases
     tier_by_id = {t.id: t for t in content.tiers}
     features = _features(releases, tier_by_id)
     feature_by_id = {f.id: f for f in features}
-    _check_aliases(features, feature_by_id)
     versions = tuple(r.version for r in releases)
-    latest = releases[-1]
-    epoch = calendar.timegm(max(r.date for r in releases).timetuple())
+    change_views = {r.version: _change_views(r, content.backends) for r in releases}
     ledger = _ledger(features, releases)
     all_entries = [e for r in reversed(releases) for e in r.entries]
     return Site(
-        ledger=ledger,
-        release_views={r.version: _release_view(r, content) for r in releases},
-        entries_by_tier={t.id: tuple(e for e in all_entries if e.tier == t.id) for t in content.tiers},
         content=content,
         releases=releases,
-        latest=latest,
+        versions=versions,
+        latest=releases[-1],
         features=features,
+        features_by_area=tuple(
+            (a, tuple(sorted(g, key=lambda f: f.title.casefold())))
+            for a in content.areas
+            if (g := [f for f in features if f.area == a.id])
+        ),
         feature_by_id=feature_by_id,
         tier_by_id=tier_by_id,
         backend_by_id={b.id: b for b in content.backends},
         area_by_id={a.id: a for a in content.areas},
-        backend_views=tuple(_backend_view(b, releases, features, tier_by_id) for b in content.backends),
+        tier_levels=_tier_levels(content.tiers),
+        backend_views=tuple(_backend_view(b, releases, features, tier_by_id, change_views) for b in content.backends),
         contributors=_contributors(releases),
         timeline=Matrix(versions, tuple(_row(f, _runs(_cells(f.entries, releases, tier_by_id, pad=True))) for f in features)),
-        source_date_epoch=epoch,
+        ledger=ledger,
+        ledger_overdue=sum(1 for row in ledger if row.overdue),
+        release_views={r.version: _release_view(r, content, change_views[r.version]) for r in releases},
+        entries_by_tier={t.id: tuple(e for e in all_entries if e.tier == t.id) for t in content.tiers},
+        source_date_epoch=calendar.timegm(max(r.date for r in releases).timetuple()),
     )
 
 
-def _release_view(release: Release, content: Content) -> ReleaseView:
+def _tier_levels(tiers: tuple[Tier, ...]) -> tuple[TierLevel, ...]:
+    levels = sorted({t.level for t in tiers})
+    return tuple(
+        TierLevel(
+            level,
+            tuple(t for t in tiers if t.level == level and t.vocabulary != "api-stability"),
+            tuple(t for t in tiers if t.level == level and t.vocabulary != "maturity"),
+        )
+        for level in levels
+    )
+
+
+def _release_view(release: Release, content: Content, changes: tuple[ChangeView, ...]) -> ReleaseView:
     entries = release.entries
     return ReleaseView(
         release=release,
@@ -97,6 +122,7 @@ def _release_view(release: Release, content: Content) -> ReleaseView:
         device_agnostic=tuple(e for e in entries if not e.backends),
         leaving=tuple(e for e in entries if e.change in ("deprecated", "removed")),
         people=tuple(sorted({n for e in entries for n in e.contributors}, key=str.casefold)),
+        sections=_sections(changes),
     )
 
 
@@ -221,22 +247,6 @@ def _features(releases: tuple[Release, ...], tier_by_id: dict) -> tuple[Feature,
     return tuple(features)
 
 
-def _check_aliases(features: tuple[Feature, ...], feature_by_id: dict) -> None:
-    problems, owner = [], {}
-    for feature in features:
-        for alias in feature.aliases:
-            entry = next(e for e in feature.entries if alias in e.aliases)
-            message = None
-            if alias in feature_by_id:
-                message = f"alias '{alias}' is also a feature id"
-            elif owner.setdefault(alias, feature.id) != feature.id:
-                message = f"alias '{alias}' is claimed by '{owner[alias]}' too"
-            if message:
-                problems.append(Problem(f"releases/{entry.release}.yaml", entry.line, 1, message, f"features[{feature.id}].aliases"))
-    if problems:
-        raise ContentError(problems)
-
-
 def change_backends(change: Change, backends: tuple[Backend, ...]) -> tuple[str, ...]:
     """The backends a change belongs to: its hand-written override, else its area headings."""
     if change.backends_override is not None:
@@ -245,21 +255,33 @@ def change_backends(change: Change, backends: tuple[Backend, ...]) -> tuple[str,
     return tuple(b.id for b in backends if any(a.casefold() in parts for a in b.change_areas))
 
 
-def _backend_view(backend: Backend, releases, features, tier_by_id) -> BackendView:
+def _backend_view(backend: Backend, releases, features, tier_by_id, change_views) -> BackendView:
     rows = []
     for feature in features:
         mine = tuple(e for e in feature.entries if backend.id in e.backends)
         if mine:
             rows.append(_row(feature, _runs(_cells(mine, releases, tier_by_id, pad=True))))
     rows.sort(key=lambda r: (_first_index(r), r.feature.title.casefold()))
-    entries = tuple(
-        (r, tuple(e for e in r.entries if backend.id in e.backends)) for r in reversed(releases)
+    entries = tuple((r, tuple(e for e in r.entries if backend.id in e.backends)) for r in reversed(releases))
+    changes = tuple(
+        (r, mine) for r in reversed(releases) if (mine := tuple(v for v in change_views[r.version] if backend.id in v.backends))
+    )
+    counts = tuple(
+        ChangeCount(
+            r,
+            len(views),
+            sum(1 for v in views if v.change.section == "bc-breaking"),
+            sum(1 for v in views if v.change.section == "deprecations"),
+        )
+        for r, views in changes
     )
     return BackendView(
         backend=backend,
         matrix=Matrix(tuple(r.version for r in releases), tuple(rows)),
         entries_by_release=tuple((r, es) for r, es in entries if es),
-        changes_by_release=(),
+        changes_by_release=changes,
+        change_counts=counts,
+        change_total=sum(c.total for c in counts),
     )
 
 
@@ -267,59 +289,47 @@ def _first_index(row: MatrixRow) -> int:
     return next(i for i, c in enumerate(row.cells) if c.entry is not None)
 
 
-SECTION_ORDER = (
-    "bc-breaking",
-    "deprecations",
-    "new-features",
-    "improvements",
-    "bug-fixes",
-    "performance",
-    "documentation",
-    "developers",
-    "security",
-    "tracked-regressions",
-    "other",
-)
+def change_anchor(change: Change) -> str:
+    """`c-` and a hash of the change's record line (its first line): the same line keeps the
+    same anchor across rebuilds and re-imports, wherever the change moves in the list."""
+    record = " ".join(change.text.strip().split("\n", 1)[0].split())
+    return "c-" + hashlib.sha1(record.encode("utf-8")).hexdigest()[:8]
 
 
-def attach_changes(site: Site) -> Site:
-    """Group each release's changes by section and area, give every cited PR one anchor,
-    and hand each backend view the changes its area mapping claims."""
-    sections, views_by_release = {}, {}
-    for release in site.releases:
-        anchored: set[int] = set()
-        views = []
-        for change in release.changes:
-            own = tuple(pr for pr in dict.fromkeys(change.prs) if pr not in anchored)
-            anchored.update(own)
-            views.append(ChangeView(change, own, change_backends(change, site.content.backends)))
-        views_by_release[release.version] = views
-        grouped = []
-        for section in SECTION_ORDER:
-            in_section = [v for v in views if v.change.section == section]
-            if not in_section:
-                continue
-            areas: dict[str, list[ChangeView]] = {}
-            anchors: set[str] = set()
-            for v in in_section:
-                areas.setdefault(v.change.area, []).append(v)
-            grouped.append(
-                ChangeSection(
-                    section,
-                    len(in_section),
-                    tuple(ChangeArea(a, _unique(f"{section}-{slugify(a) if a else 'general'}", anchors), tuple(vs)) for a, vs in areas.items()),
-                )
+def _change_views(release: Release, backends: tuple[Backend, ...]) -> tuple[ChangeView, ...]:
+    """Each change with its own anchor, the PR anchors it owns (first citation wins) and its backends."""
+    anchored: set[int] = set()
+    taken: set[str] = set()
+    views = []
+    for change in release.changes:
+        own = tuple(pr for pr in dict.fromkeys(change.prs) if pr not in anchored)
+        anchored.update(own)
+        views.append(ChangeView(change, _unique(change_anchor(change), taken), own, change_backends(change, backends)))
+    return tuple(views)
+
+
+def _sections(views: tuple[ChangeView, ...]) -> tuple[ChangeSection, ...]:
+    """A release's changes grouped by section (in SECTIONS order) and by area (in notes order)."""
+    grouped = []
+    anchors: set[str] = set()
+    for section in SECTIONS:
+        in_section = [v for v in views if v.change.section == section.id]
+        if not in_section:
+            continue
+        areas: dict[str, list[ChangeView]] = {}
+        for v in in_section:
+            areas.setdefault(v.change.area, []).append(v)
+        grouped.append(
+            ChangeSection(
+                section.id,
+                len(in_section),
+                tuple(
+                    ChangeArea(a, _unique(f"{section.id}-{slugify(a) if a else 'general'}", anchors), tuple(vs))
+                    for a, vs in areas.items()
+                ),
             )
-        sections[release.version] = tuple(grouped)
-    backend_views = []
-    for view in site.backend_views:
-        per_release = []
-        for release in reversed(site.releases):
-            mine = tuple(v for v in views_by_release[release.version] if view.backend.id in v.backends)
-            if mine:
-                per_release.append((release, mine))
-        backend_views.append(BackendView(view.backend, view.matrix, view.entries_by_release, tuple(per_release)))
-    return Site(**{**site.__dict__, "backend_views": tuple(backend_views), "change_sections": sections})
+        )
+    return tuple(grouped)
 
 
 def _unique(anchor: str, taken: set[str]) -> str:

@@ -5,8 +5,8 @@ from __future__ import annotations
 import datetime as dt
 from xml.sax.saxutils import escape, quoteattr
 
+from . import urls
 from .model import Entry, Release, Site
-from .render import url_of
 
 
 def _when(date: dt.date) -> str:
@@ -48,19 +48,19 @@ def render_feeds(site: Site, base: str) -> dict[str, bytes]:
     """The site feed and one feed per backend, keyed by path under docs/."""
     items = []
     for release in reversed(site.releases):
-        link = base + url_of(f"releases/{release.version}.md")
+        link = base + urls.release(release.version)
         text = " ".join(release.summary.split())
-        highlights = tuple(e for e in release.entries if e.highlight)
+        highlights = site.release_views[release.version].highlights
         if highlights:
             text += " Highlights: " + _titles(highlights) + "."
         items.append((release, link, text))
-    files = {"feed.xml": _feed("PyTorch Release Atlas: releases", base + "feed.xml", base, items)}
+    files = {urls.FEED: _feed("PyTorch Release Atlas: releases", base + urls.FEED, base + urls.HOME, items)}
     for view in site.backend_views:
         b = view.backend
-        page = base + url_of(f"backends/{b.id}.md")
+        page = base + urls.backend(b.id)
         entries = [
-            (release, f"{page}#release-{release.version.replace('.', '-')}", f"{b.name} in PyTorch {release.version}: {_titles(es)}.")
+            (release, urls.at(page, urls.release_anchor(release.version)), f"{b.name} in PyTorch {release.version}: {_titles(es)}.")
             for release, es in view.entries_by_release
         ]
-        files[f"backends/{b.id}/feed.xml"] = _feed(f"PyTorch Release Atlas: {b.name}", f"{page}feed.xml", page, entries)
+        files[urls.backend_feed(b.id)] = _feed(f"PyTorch Release Atlas: {b.name}", base + urls.backend_feed(b.id), page, entries)
     return files

@@ -97,6 +97,7 @@ def load(content_dir: Path) -> Content:
     releases.sort(key=lambda pair: pair[0].key)
     _check_order(releases, problems)
     _check_lifecycles(releases, {t.id: t for t in tiers}, problems)
+    _check_aliases(releases, problems)
     known = {r.version for r, _ in releases}
     for version, doc in change_doc_by_release.items():
         if version not in known and not (content_dir / "releases" / f"{version}.yaml").exists():
@@ -321,3 +322,19 @@ def _check_lifecycles(releases, tier_by_id: dict, problems: list[Problem]) -> No
                         )
                     )
             last[entry.id] = (release.version, tier)
+
+
+def _check_aliases(releases, problems: list[Problem]) -> None:
+    """A former id (alias) may not also be a current id, nor be claimed by two features."""
+    ids = {e.id for release, _ in releases for e in release.entries}
+    owner: dict[str, str] = {}
+    for release, doc in releases:
+        for i, entry in enumerate(release.entries):
+            for j, alias in enumerate(entry.aliases):
+                message = None
+                if alias in ids:
+                    message = f"alias '{alias}' is also a feature id"
+                elif owner.setdefault(alias, entry.id) != entry.id:
+                    message = f"alias '{alias}' is claimed by '{owner[alias]}' too"
+                if message:
+                    problems.append(doc.problem(("features", i, "aliases", j), message))

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from . import urls
 from .errors import ContentError, Problem
 from .model import Site
-from .render import pages, url_of
+from .render import pages
 
 DEFAULT = Path(__file__).resolve().parent / "published_urls.txt"
 HEADER = (
@@ -23,17 +24,17 @@ HEADER = (
 
 def published(site: Site) -> set[str]:
     """Page URLs (directory style, relative to the site root) and the entry anchors on them."""
-    urls = {url_of(p.path) for p in pages(site)}
+    out = {p.url for p in pages(site)}
     for release in site.releases:
-        page = url_of(f"releases/{release.version}.md")
-        urls.update(f"{page}#{e.id}" for e in release.entries)
-        urls.update(f"{page}#pr-{pr}" for c in release.changes for pr in c.prs)
-    return urls
+        page = urls.release(release.version)
+        out.update(urls.at(page, urls.entry_anchor(e.id)) for e in release.entries)
+        out.update(urls.at(page, urls.pr_anchor(pr)) for c in release.changes for pr in c.prs)
+    return out
 
 
 def redirects(site: Site) -> dict[str, str]:
     """mkdocs-redirects map: old feature page -> new feature page."""
-    return {f"features/{alias}.md": f"features/{f.id}.md" for f in site.features for alias in f.aliases}
+    return {urls.source(urls.feature(alias)): urls.source(urls.feature(f.id)) for f in site.features for alias in f.aliases}
 
 
 def covered(site: Site) -> set[str]:
@@ -41,8 +42,8 @@ def covered(site: Site) -> set[str]:
     out = set()
     for f in site.features:
         for alias in f.aliases:
-            out.add(url_of(f"features/{alias}.md"))
-            out.update(f"{url_of(f'releases/{e.release}.md')}#{alias}" for e in f.entries if alias in e.aliases)
+            out.add(urls.feature(alias))
+            out.update(urls.at(urls.release(e.release), urls.entry_anchor(alias)) for e in f.entries if alias in e.aliases)
     return out
 
 

@@ -14,6 +14,32 @@ from dataclasses import dataclass, field
 PR_URL = "https://github.com/pytorch/pytorch/pull/{}"
 
 
+@dataclass(frozen=True)
+class Section:
+    """A section of the GitHub release notes, as the site groups changes."""
+
+    id: str  # stored in content/changes/X.Y.yaml
+    title: str  # heading on release pages
+    headings: tuple[str, ...]  # the notes' heading texts for it, lower-cased, as import-notes matches them
+
+
+SECTIONS = (
+    Section("bc-breaking", "Backwards-incompatible changes", ("backwards incompatible changes", "backward incompatible changes")),
+    Section("deprecations", "Deprecations", ("deprecations",)),
+    Section("new-features", "New features", ("new features",)),
+    Section("improvements", "Improvements", ("improvements",)),
+    Section("bug-fixes", "Bug fixes", ("bug fixes",)),
+    Section("performance", "Performance", ("performance",)),
+    Section("documentation", "Documentation", ("documentation",)),
+    Section("developers", "Developers", ("developers",)),
+    Section("security", "Security", ("security",)),
+    Section("tracked-regressions", "Tracked regressions", ("tracked regressions",)),
+    Section("other", "Other", ()),  # changes under a heading the importer does not know
+)
+"""The one table of sections: their order on pages, titles, the notes' headings, the schema's enum."""
+SECTION_TITLES = {s.id: s.title for s in SECTIONS}
+
+
 def version_key(version: str) -> tuple[int, ...]:
     """'2.10' -> (2, 10), so that 2.10 sorts after 2.9."""
     return tuple(int(p) for p in version.split("."))
@@ -124,11 +150,6 @@ class Change:
     note: str | None
     backends_override: tuple[str, ...] | None
 
-    @property
-    def anchor(self) -> str:
-        """`pr-<first PR>`; changes without a PR have no anchor of their own."""
-        return f"pr-{self.prs[0]}" if self.prs else ""
-
 
 @dataclass(frozen=True)
 class Release:
@@ -233,6 +254,7 @@ class ChangeView:
     """A change as a release page shows it: with the PR anchors it owns and its backends."""
 
     change: Change
+    anchor: str  # its own anchor on the release page, unique there and stable across re-imports
     anchors: tuple[int, ...]  # PRs whose #pr-N anchor lives on this change (first citation wins)
     backends: tuple[str, ...]
 
@@ -252,11 +274,23 @@ class ChangeSection:
 
 
 @dataclass(frozen=True)
+class ChangeCount:
+    """One row of a backend's change counts: a release's changes for the backend."""
+
+    release: Release
+    total: int
+    breaking: int
+    deprecations: int
+
+
+@dataclass(frozen=True)
 class BackendView:
     backend: Backend
     matrix: Matrix
     entries_by_release: tuple[tuple[Release, tuple[Entry, ...]], ...]  # newest first
     changes_by_release: tuple[tuple[Release, tuple[ChangeView, ...]], ...]  # newest first
+    change_counts: tuple[ChangeCount, ...]  # newest first, one per release in changes_by_release
+    change_total: int
 
 
 @dataclass(frozen=True)
@@ -272,6 +306,7 @@ class ReleaseView:
     device_agnostic: tuple[Entry, ...]
     leaving: tuple[Entry, ...]  # deprecated or removed here
     people: tuple[str, ...]  # named contributors, sorted
+    sections: tuple[ChangeSection, ...]  # the imported change list, by section and area
 
 
 @dataclass(frozen=True)
@@ -287,22 +322,34 @@ class LedgerRow:
 
 
 @dataclass(frozen=True)
+class TierLevel:
+    """One row of the table that lines the two tier vocabularies up."""
+
+    level: int
+    maturity: tuple[Tier, ...]  # names up to 2.7 (and tiers of every vocabulary)
+    api_stability: tuple[Tier, ...]  # names from 2.8
+
+
+@dataclass(frozen=True)
 class Site:
-    """The enriched site: every page's data, computed once."""
+    """The enriched site: every page's data, computed once by `enrich.enrich`."""
 
     content: Content
     releases: tuple[Release, ...]  # oldest first
+    versions: tuple[str, ...]  # oldest first
     latest: Release
     features: tuple[Feature, ...]  # by id
+    features_by_area: tuple[tuple[Area, tuple[Feature, ...]], ...]  # registry order; features by title
     feature_by_id: dict = field(hash=False)
     tier_by_id: dict = field(hash=False)
     backend_by_id: dict = field(hash=False)
     area_by_id: dict = field(hash=False)
-    backend_views: tuple[BackendView, ...] = ()
-    contributors: tuple[Contributor, ...] = ()
-    timeline: Matrix | None = None
-    change_sections: dict = field(default_factory=dict, hash=False)
-    ledger: tuple[LedgerRow, ...] = ()
-    release_views: dict = field(default_factory=dict, hash=False)  # version -> ReleaseView
-    entries_by_tier: dict = field(default_factory=dict, hash=False)  # tier id -> entries, newest first  # version -> tuple[ChangeSection]
-    source_date_epoch: int = 0
+    tier_levels: tuple[TierLevel, ...]
+    backend_views: tuple[BackendView, ...]
+    contributors: tuple[Contributor, ...]
+    timeline: Matrix
+    ledger: tuple[LedgerRow, ...]
+    ledger_overdue: int
+    release_views: dict = field(hash=False)  # version -> ReleaseView
+    entries_by_tier: dict = field(hash=False)  # tier id -> entries, newest first
+    source_date_epoch: int  # the newest release date, for reproducible builds

@@ -9,41 +9,25 @@ from __future__ import annotations
 
 import functools
 import json
-import posixpath
 from dataclasses import dataclass
 from pathlib import Path
 
 import jinja2
 from markupsafe import Markup
 
-from . import textfilters
+from . import textfilters, urls
 from .enrich import CHANGE_LABELS, release_date_text
-from .model import PR_URL, Site
+from .model import SECTION_TITLES, Site
 
 ROOT = Path(__file__).resolve().parent.parent
 TEMPLATES = ROOT / "templates"
 ASSETS = TEMPLATES / "assets"
 
-SECTION_TITLES = {
-    "bc-breaking": "Backwards-incompatible changes",
-    "deprecations": "Deprecations",
-    "new-features": "New features",
-    "improvements": "Improvements",
-    "bug-fixes": "Bug fixes",
-    "performance": "Performance",
-    "documentation": "Documentation",
-    "developers": "Developers",
-    "security": "Security",
-    "tracked-regressions": "Tracked regressions",
-    "other": "Other",
-}
-
-
 @dataclass(frozen=True)
 class Page:
-    """A generated page: its path under docs/ and the template that renders it."""
+    """A generated page: its URL (from generator.urls) and the template that renders it."""
 
-    path: str  # e.g. "releases/2.12.md"
+    url: str  # e.g. "releases/2.12/"; its source under docs/ is urls.source(url)
     template: str
     context: dict
     source: str  # content file(s) it came from, named in a comment at the top
@@ -72,66 +56,40 @@ def environment() -> jinja2.Environment:
         num=lambda n: f"{n:,}",
         frontmatter=textfilters.frontmatter,
         date=release_date_text,
-        pr_url=lambda n: textfilters.url(PR_URL.format(int(n))),
+        pr_url=lambda n: textfilters.url(urls.pr(n)),
         tojson_attr=lambda v: textfilters.text(json.dumps(v, sort_keys=True, separators=(",", ":"))),
     )
-    env.globals.update(change_label=CHANGE_LABELS, section_title=SECTION_TITLES)
+    env.globals.update(change_label=CHANGE_LABELS, section_title=SECTION_TITLES, urls=urls)
     return env
 
 
-def url_of(path: str) -> str:
-    """Directory URL of a page path: 'releases/2.12.md' -> 'releases/2.12/', 'index.md' -> ''."""
-    stem = path[: -len(".md")]
-    if stem == "index" or stem.endswith("/index"):
-        stem = stem[: -len("index")]
-    else:
-        stem += "/"
-    return stem
-
-
-def relative(from_page: str, to_page: str) -> str:
-    """A relative URL from one page's directory URL to another page's (with an optional #anchor)."""
-    target, _, anchor = to_page.partition("#")
-    here, there = url_of(from_page), url_of(target) if target else url_of(from_page)
-    rel = posixpath.relpath(there or ".", here or ".")
-    rel = "./" if rel == "." else rel + "/"
-    return rel + (f"#{anchor}" if anchor else "")
-
-
-def md_link(from_page: str, to_page: str) -> str:
-    """A Markdown link target MkDocs can validate: the relative .md path (with #anchor)."""
-    target, _, anchor = to_page.partition("#")
-    rel = posixpath.relpath(target, posixpath.dirname(from_page) or ".") if target else ""
-    return rel + (f"#{anchor}" if anchor else "")
-
-
 def pages(site: Site) -> list[Page]:
-    """Every page of the site, with its template and context."""
+    """Every page of the site, with its template and context (each page gets its own view)."""
     out = [
-        Page("index.md", "home.md.j2", {}, "releases/*.yaml"),
-        Page("releases/index.md", "releases.md.j2", {}, "releases/*.yaml"),
-        Page("features/index.md", "features.md.j2", {}, "releases/*.yaml"),
-        Page("backends/index.md", "backends.md.j2", {}, "backends.yaml"),
-        Page("tiers/index.md", "tiers.md.j2", {}, "tiers.yaml"),
-        Page("contributors/index.md", "contributors.md.j2", {}, "releases/*.yaml"),
-        Page("compatibility/index.md", "compatibility.md.j2", {}, "releases/*.yaml"),
-        Page("timeline/index.md", "timeline.md.j2", {}, "releases/*.yaml"),
-        Page("compare/index.md", "compare.md.j2", {}, "releases/*.yaml, changes/*.yaml"),
-        Page("deprecations/index.md", "deprecations.md.j2", {}, "releases/*.yaml"),
-        Page("api/index.md", "api.md.j2", {}, "releases/*.yaml"),
-        Page("speed/index.md", "speed.md.j2", {"report": _benchmark()}, "../generator/benchmark.md (make bench)"),
+        Page(urls.HOME, "home.md.j2", {"view": site.release_views[site.latest.version]}, "releases/*.yaml"),
+        Page(urls.RELEASES, "releases.md.j2", {}, "releases/*.yaml"),
+        Page(urls.FEATURES, "features.md.j2", {}, "releases/*.yaml"),
+        Page(urls.BACKENDS, "backends.md.j2", {}, "backends.yaml"),
+        Page(urls.TIERS, "tiers.md.j2", {}, "tiers.yaml"),
+        Page(urls.CONTRIBUTORS, "contributors.md.j2", {}, "releases/*.yaml"),
+        Page(urls.COMPATIBILITY, "compatibility.md.j2", {}, "releases/*.yaml"),
+        Page(urls.TIMELINE, "timeline.md.j2", {}, "releases/*.yaml"),
+        Page(urls.COMPARE, "compare.md.j2", {}, "releases/*.yaml, changes/*.yaml"),
+        Page(urls.DEPRECATIONS, "deprecations.md.j2", {}, "releases/*.yaml"),
+        Page(urls.API_PAGE, "api.md.j2", {}, "releases/*.yaml"),
+        Page(urls.SPEED, "speed.md.j2", {"report": _benchmark()}, "../generator/benchmark.md (make bench)"),
     ]
     for release in site.releases:
         source = release.source_file + (f", changes/{release.version}.yaml" if release.changes else "")
-        out.append(Page(f"releases/{release.version}.md", "release.md.j2", {"release": release}, source))
+        out.append(Page(urls.release(release.version), "release.md.j2", {"release": release, "view": site.release_views[release.version]}, source))
     for feature in site.features:
-        out.append(Page(f"features/{feature.id}.md", "feature.md.j2", {"feature": feature}, "releases/*.yaml"))
+        out.append(Page(urls.feature(feature.id), "feature.md.j2", {"feature": feature}, "releases/*.yaml"))
     for view in site.backend_views:
-        out.append(Page(f"backends/{view.backend.id}.md", "backend.md.j2", {"view": view}, "backends.yaml, releases/*.yaml"))
+        out.append(Page(urls.backend(view.backend.id), "backend.md.j2", {"view": view}, "backends.yaml, releases/*.yaml"))
         for release, views in view.changes_by_release:
             out.append(
                 Page(
-                    f"backends/{view.backend.id}/{release.version}.md",
+                    urls.backend_changes(view.backend.id, release.version),
                     "backend_changes.md.j2",
                     {"view": view, "release": release, "views": views},
                     f"backends.yaml, changes/{release.version}.yaml",
@@ -158,12 +116,12 @@ def render_all(site: Site, site_url: str = "http://127.0.0.1:8000/", env: jinja2
     env = env or environment()
     base = site_url if site_url.endswith("/") else site_url + "/"
     rendered = {}
-    versions = frozenset(r.version for r in site.releases)
+    versions = frozenset(site.versions)
     for page in pages(site):
         template = env.get_template(page.template)
         helpers = {
-            "link": lambda target, _p=page.path: Markup(md_link(_p, target)),
-            "href": lambda target, _p=page.path: Markup(relative(_p, target)),
+            "link": lambda target, _u=page.url: Markup(urls.md_link(_u, target)),
+            "href": lambda target, _u=page.url: Markup(urls.relative(_u, target)),
             "versions": versions,
         }
         body = template.render(site=site, page=page, **helpers, **page.context)
@@ -173,7 +131,7 @@ def render_all(site: Site, site_url: str = "http://127.0.0.1:8000/", env: jinja2
             body = body[:end] + header + body[end:]
         else:
             body = header + body
-        rendered[page.path] = body.encode("utf-8")
+        rendered[urls.source(page.url)] = body.encode("utf-8")
     rendered.update(render_api(site, base))
     rendered.update(render_feeds(site, base))
     for asset in sorted(ASSETS.rglob("*")):

@@ -9,6 +9,7 @@ from pathlib import Path
 import jsonschema
 
 from .errors import Problem, did_you_mean
+from .model import SECTIONS
 from .yamlsrc import Document
 
 SCHEMA_DIR = Path(__file__).parent / "schemas"
@@ -19,6 +20,8 @@ KINDS = ("release", "changes", "tiers", "backends", "areas")
 def validator(kind: str) -> jsonschema.Draft202012Validator:
     """The compiled validator for one file kind (schemas/<kind>.schema.json)."""
     schema = json.loads((SCHEMA_DIR / f"{kind}.schema.json").read_text(encoding="utf-8"))
+    if kind == "changes":  # the section ids come from the one table, model.SECTIONS
+        schema["properties"]["changes"]["items"]["properties"]["section"]["enum"] = [s.id for s in SECTIONS]
     jsonschema.Draft202012Validator.check_schema(schema)
     return jsonschema.Draft202012Validator(schema, format_checker=jsonschema.FormatChecker())
 

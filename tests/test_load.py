@@ -172,3 +172,15 @@ def test_cli_exit_codes_and_no_traceback(content_copy):
     assert "releases/2.8.yaml:12:11: features[0].tier: unknown tier 'nope'" in bad.stderr
     usage = run_cli("check", "--content", str(content_copy / "missing"))
     assert usage.returncode == 2 and "Traceback" not in usage.stderr
+
+
+def test_the_schema_enum_of_sections_is_the_sections_table():
+    import json
+
+    from generator.model import SECTIONS
+    from generator.schema import SCHEMA_DIR, validator
+
+    on_disk = json.loads((SCHEMA_DIR / "changes.schema.json").read_text(encoding="utf-8"))
+    section = on_disk["properties"]["changes"]["items"]["properties"]["section"]
+    assert section["enum"] == [s.id for s in SECTIONS]
+    assert validator("changes").schema["properties"]["changes"]["items"]["properties"]["section"]["enum"] == section["enum"]

@@ -4,27 +4,43 @@ from __future__ import annotations
 
 import pytest
 
+from generator import render, urls
 from generator.build import site_model
 from generator.render import render_all, write_changed
 from tests.conftest import FIXTURE
 
+# One page of every kind (every template that renders a page), by its source under docs/.
 PAGES = [
     "index.md",
     "releases/index.md",
-    "releases/2.8.md",
+    "releases/2.8/index.md",
     "features/index.md",
-    "features/widget-compiler.md",
+    "features/widget-compiler/index.md",
     "backends/index.md",
-    "backends/cuda.md",
+    "backends/cuda/index.md",
+    "backends/cuda/2.8/index.md",
     "tiers/index.md",
     "contributors/index.md",
     "compatibility/index.md",
+    "timeline/index.md",
+    "compare/index.md",
+    "deprecations/index.md",
+    "api/index.md",
+    "speed/index.md",
 ]
 
 
 @pytest.fixture(scope="module")
 def rendered():
-    return render_all(site_model(FIXTURE))
+    with pytest.MonkeyPatch.context() as mp:  # the published benchmark changes with every `make bench`
+        mp.setattr(render, "BENCHMARK", FIXTURE.parent / "benchmark.md")
+        return render_all(site_model(FIXTURE))
+
+
+def test_golden_pages_cover_every_page_kind(rendered):
+    kinds = {p.template for p in render.pages(site_model(FIXTURE))}
+    covered = {p.template for p in render.pages(site_model(FIXTURE)) if urls.source(p.url) in PAGES}
+    assert covered == kinds
 
 
 @pytest.mark.parametrize("page", PAGES)
@@ -45,25 +61,45 @@ def test_rendering_is_deterministic():
 def test_write_only_changed_files(tmp_path, rendered):
     docs = tmp_path / "docs"
     assert sorted(write_changed(rendered, docs)) == sorted(rendered)
-    stamp = (docs / "releases/2.8.md").stat().st_mtime_ns
+    stamp = (docs / "releases/2.8/index.md").stat().st_mtime_ns
     assert write_changed(rendered, docs) == []
-    assert (docs / "releases/2.8.md").stat().st_mtime_ns == stamp
+    assert (docs / "releases/2.8/index.md").stat().st_mtime_ns == stamp
     changed = dict(rendered)
-    changed["releases/2.8.md"] += b"\n"
+    changed["releases/2.8/index.md"] += b"\n"
     (docs / "stale.md").write_text("left over")
-    assert write_changed(changed, docs) == ["releases/2.8.md"]
+    assert write_changed(changed, docs) == ["releases/2.8/index.md"]
     assert not (docs / "stale.md").exists()
 
 
 def test_release_page_links_every_pr_and_anchors_every_feature(rendered):
-    page = rendered["releases/2.8.md"].decode()
+    page = rendered["releases/2.8/index.md"].decode()
     assert "{ #widget-compiler }" in page and "{ #mesh }" in page
     assert "https://github.com/pytorch/pytorch/pull/201" in page
     assert 'id="pr-301"' in page and 'id="pr-302"' in page and 'id="pr-303"' in page
 
 
 def test_backend_matrix_labels_each_cell_in_text(rendered):
-    page = rendered["backends/cuda.md"].decode()
+    page = rendered["backends/cuda/index.md"].decode()
     # Beta in 2.7, API-Stable in 2.8: labels, not colour alone.
     assert ">Beta</a></td>" in page and ">Stable</a></td>" in page
     assert "Deprecated" in page
+
+
+def test_no_import_cycle_in_the_package_and_urls_imports_nothing_of_it():
+    import ast
+    from pathlib import Path
+
+    package = Path(render.__file__).parent
+    graph = {}
+    for path in package.glob("*.py"):
+        deps = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.level == 1:
+                deps.update([node.module.split(".")[0]] if node.module else [a.name for a in node.names])
+        graph[path.stem] = deps
+    assert graph["urls"] == set()
+
+    def reaches(start, goal, seen=()):
+        return any(d == goal or (d not in seen and reaches(d, goal, (*seen, d))) for d in graph.get(start, ()))
+
+    assert [m for m in graph if reaches(m, m)] == []

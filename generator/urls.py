@@ -1,0 +1,178 @@
+"""The URL scheme: every page path, anchor and relative link of the site is spelled here.
+
+A page is named by its URL relative to the site root, directory style: "" (home),
+"releases/2.12/", "features/flex-attention/". Each page's Markdown source is that folder's
+`index.md`, so the source file and the page URL sit in the same folder: a relative link in
+raw HTML then resolves the same way whether an engine resolves it against the source file
+(Zensical) or against the output page (MkDocs).
+
+This module imports nothing from the package: everything else asks it for URLs.
+These URLs are published promises (see generator/published_urls.txt): add, never rename.
+"""
+
+from __future__ import annotations
+
+import posixpath
+
+HOME = ""
+RELEASES = "releases/"
+FEATURES = "features/"
+BACKENDS = "backends/"
+TIERS = "tiers/"
+CONTRIBUTORS = "contributors/"
+COMPATIBILITY = "compatibility/"
+TIMELINE = "timeline/"
+COMPARE = "compare/"
+DEPRECATIONS = "deprecations/"
+API_PAGE = "api/"
+SPEED = "speed/"
+
+API = "api/v1/"
+FEED = "feed.xml"
+PR = "https://github.com/pytorch/pytorch/pull/{}"
+
+
+# ---------------------------------------------------------------- pages
+
+
+def release(version: str) -> str:
+    return f"{RELEASES}{version}/"
+
+
+def feature(feature_id: str) -> str:
+    return f"{FEATURES}{feature_id}/"
+
+
+def backend(backend_id: str) -> str:
+    return f"{BACKENDS}{backend_id}/"
+
+
+def backend_changes(backend_id: str, version: str) -> str:
+    """One backend's release-note changes in one release (a page per pair keeps pages small)."""
+    return f"{BACKENDS}{backend_id}/{version}/"
+
+
+def source(url: str) -> str:
+    """The Markdown file under docs/ that renders a page: 'releases/2.12/' -> 'releases/2.12/index.md'."""
+    return f"{url}index.md"
+
+
+def url_of(source_path: str) -> str:
+    """The page URL of a Markdown source path (the inverse of `source`)."""
+    if source_path == "index.md":
+        return HOME
+    if not source_path.endswith("/index.md"):
+        raise ValueError(f"not a page source: {source_path}")
+    return source_path[: -len("index.md")]
+
+
+# ---------------------------------------------------------------- files that are not pages
+
+
+def backend_feed(backend_id: str) -> str:
+    return f"{BACKENDS}{backend_id}/feed.xml"
+
+
+def api_releases() -> str:
+    return f"{API}releases.json"
+
+
+def api_release(version: str) -> str:
+    return f"{API}releases/{version}.json"
+
+
+def api_features() -> str:
+    return f"{API}features.json"
+
+
+def api_backend(backend_id: str) -> str:
+    return f"{API}backends/{backend_id}.json"
+
+
+def api_schema() -> str:
+    return f"{API}schema.json"
+
+
+def pr(number: int) -> str:
+    """The PR on GitHub."""
+    return PR.format(int(number))
+
+
+# ---------------------------------------------------------------- anchors
+
+
+def entry_anchor(feature_id: str) -> str:
+    """A feature's entry on a release page."""
+    return feature_id
+
+
+def pr_anchor(number: int) -> str:
+    """On a release page: the first change that cites the PR (published; kept where it is)."""
+    return f"pr-{number}"
+
+
+def release_anchor(version: str) -> str:
+    """A release's section on a feature or backend page: '2.12' -> 'release-2-12'."""
+    return "release-" + version.replace(".", "-")
+
+
+def patch_anchor(version: str) -> str:
+    return "v" + version.replace(".", "-")
+
+
+def tier_anchor(tier_id: str) -> str:
+    return f"tier-{tier_id}"
+
+
+def section_anchor(section_id: str) -> str:
+    return f"changes-{section_id}"
+
+
+def area_anchor(area_anchor_id: str) -> str:
+    return f"changes-{area_anchor_id}"
+
+
+CHANGES = "changes"  # the change list on a release page
+COMPATIBILITY_ANCHOR = "compatibility"
+UPGRADING = "upgrading"
+
+
+def at(url: str, anchor: str = "") -> str:
+    """A page URL with an optional #anchor."""
+    return f"{url}#{anchor}" if anchor else url
+
+
+# ---------------------------------------------------------------- links between pages
+
+
+def relative(from_url: str, to: str) -> str:
+    """A relative URL from one page to another page, file or anchor ('releases/2.12/#x').
+
+    Targets ending in '/' (or empty) are pages; others are files such as 'feed.xml'.
+    """
+    target, hash_, anchor = to.partition("#")
+    target, q, query = target.partition("?")
+    suffix = (f"?{query}" if q else "") + (f"#{anchor}" if hash_ else "")
+    rel = posixpath.relpath(target or from_url or ".", from_url or ".")
+    if target.endswith("/") or target == "":
+        rel = "./" if rel == "." else rel + "/"
+    return rel + suffix
+
+
+def md_link(from_url: str, to: str) -> str:
+    """A Markdown link MkDocs (and Zensical) validate: the relative path of the target's source.
+
+    Files that are not pages (feeds, JSON) are linked by their own path.
+    """
+    target, hash_, anchor = to.partition("#")
+    target, q, query = target.partition("?")
+    suffix = (f"?{query}" if q else "") + (f"#{anchor}" if hash_ else "")
+    if not target and hash_:
+        return suffix
+    path = source(target) if target.endswith("/") or target == "" else target
+    return posixpath.relpath(path, from_url or ".") + suffix
+
+
+def absolute(base: str, url: str) -> str:
+    """An absolute URL on the configured site address (base ends with '/')."""
+    return base + url

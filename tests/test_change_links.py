@@ -1,0 +1,100 @@
+"""Every link to a change opens that change: the API's change URLs and every page's links to a
+change anchor land on an element holding the change's own record line."""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+
+from generator import urls
+
+
+class _Elements(HTMLParser):
+    """Text of each element with an id (the whole subtree), for one HTML page."""
+
+    VOID = {"br", "img", "input", "meta", "link", "hr", "source", "wbr", "area", "col", "embed", "param", "track"}
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.stack: list[tuple[str, str | None]] = []
+        self.text: dict[str, list[str]] = {}
+
+    def handle_starttag(self, tag, attrs):
+        if tag in self.VOID:
+            return
+        ident = dict(attrs).get("id")
+        if ident:
+            self.text.setdefault(ident, [])
+        self.stack.append((tag, ident))
+
+    def handle_endtag(self, tag):
+        while self.stack:
+            t, _ = self.stack.pop()
+            if t == tag:
+                break
+
+    def handle_data(self, data):
+        for _, ident in self.stack:
+            if ident:
+                self.text[ident].append(data)
+
+
+def _ids(path: Path, cache: dict) -> dict[str, str]:
+    if path not in cache:
+        parser = _Elements()
+        parser.feed(path.read_text(encoding="utf-8"))
+        cache[path] = {k: " ".join("".join(v).split()) for k, v in parser.text.items()}
+    return cache[path]
+
+
+def _words(text: str) -> str:
+    """The record line's words as a page shows them (Markdown marks gone)."""
+    first = text.strip().split("\n", 1)[0].lstrip("-*# ")
+    first = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", first)
+    return " ".join(re.sub(r"[`*_]", "", first).split())[:40]
+
+
+def test_every_api_change_url_opens_its_own_change(real_site: Path):
+    base = "http://127.0.0.1:8000/"
+    cache: dict = {}
+    checked = 0
+    for path in sorted((real_site / "api/v1/releases").glob("*.json")):
+        data = json.loads(path.read_text(encoding="utf-8"))
+        for change in data["change_list"]:
+            page, _, anchor = change["url"].removeprefix(base).partition("#")
+            assert page == urls.release(data["version"]) and anchor, change["url"]
+            held = _ids(real_site / page / "index.html", cache).get(anchor)
+            assert held is not None, f"{change['url']}: no element with that id"
+            assert _words(change["text"]) in re.sub(r"[`*_]", "", held), f"{change['url']} opens another change"
+            checked += 1
+    assert checked > 1500
+
+
+def test_every_page_link_to_a_change_opens_it(real_site: Path):
+    """Backend change pages link each change to its release page: the anchor holds the same text."""
+    cache: dict = {}
+    checked = 0
+    for page in sorted(real_site.glob("backends/*/*/index.html")):
+        text = page.read_text(encoding="utf-8")
+        for item in re.findall(r'<li class="atlas-change">(.*?)</li>', text, re.S):
+            href = re.search(r'<a href="([^"]+)">in the release page</a>', item).group(1)
+            target, _, anchor = html.unescape(href).partition("#")
+            held = _ids((page.parent / target / "index.html").resolve(), cache)[anchor]
+            record = " ".join(html.unescape(re.sub(r"<[^>]+>", "", item.split("</p>", 2)[1])).split())[:40]
+            assert record in held, f"{page}: {href}"
+            checked += 1
+    assert checked > 500
+
+
+def test_change_anchors_are_unique_and_stable(real_site: Path):
+    from generator.build import site_model
+    from tests.conftest import ROOT
+
+    first, second = site_model(ROOT / "content"), site_model(ROOT / "content")
+    for version, view in first.release_views.items():
+        anchors = [v.anchor for s in view.sections for a in s.areas for v in a.changes]
+        assert len(anchors) == len(set(anchors)), version
+        assert anchors == [v.anchor for s in second.release_views[version].sections for a in s.areas for v in a.changes]
