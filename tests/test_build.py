@@ -14,7 +14,6 @@ import signal
 import subprocess
 import sys
 import textwrap
-import time
 from pathlib import Path
 
 import pytest
@@ -110,98 +109,133 @@ def test_mkdocs_strict_failure_after_writing_leaves_the_site(old_site, tmp_path)
 
 # Killed builds
 
-MOMENTS = [0.3, 0.8, 1.5, "temp-folder-appears", "pages-being-written", "last-page-written"]
-"""When to kill -9 a build of the real content: seconds after start (importing, generating,
-building), or as soon as its temporary folder appears, MkDocs starts on the release pages,
-or MkDocs has written the last section of the nav (moments before the swap)."""
-
-
-def kill_build(content: Path, site: Path, docs: Path, moment: float | str) -> None:
-    """Start `python -m generator build` of content into site and SIGKILL it at moment."""
-    building = lambda: list(site.parent.glob(f".{site.name}.building-*"))  # noqa: E731
-    ready = {
-        "temp-folder-appears": lambda: building(),
-        "pages-being-written": lambda: any((t / "releases").exists() for t in building()),
-        "last-page-written": lambda: any((t / "timeline/index.html").exists() for t in building()),
-    }
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "generator",
-            "build",
-            "--content",
-            str(content),
-            "--site",
-            str(site),
-            "--docs",
-            str(docs),
-        ],
-        cwd=ROOT,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    try:
-        if isinstance(moment, float):
-            time.sleep(moment)
-        else:
-            deadline = time.monotonic() + 60
-            while not ready[moment]() and proc.poll() is None and time.monotonic() < deadline:
-                time.sleep(0.002)
-        proc.send_signal(signal.SIGKILL)
-    finally:
-        proc.wait(timeout=60)
-
-
-@pytest.mark.parametrize("moment", MOMENTS, ids=str)
-def test_killed_build_leaves_the_old_site_or_the_new_one(old_site, real_site, real_content, tmp_path, moment):
-    """The site folder is the complete old site or the complete new one, never missing or half-written."""
-    old, new = digest(old_site), digest(real_site)
-    kill_build(real_content, old_site, tmp_path / "docs", moment)
-    assert old_site.is_dir(), "the site folder vanished"
-    assert digest(old_site) in (old, new), "a half-written site"
-
-
-def test_next_build_removes_what_a_killed_one_left(old_site, real_site, real_content, tmp_path):
-    kill_build(real_content, old_site, tmp_path / "docs", "pages-being-written")
-    assert leftovers(old_site), "the killed build left no temporary folder: kill it earlier"
-    proc = build_cli(real_content, old_site, tmp_path / "docs")
-    assert proc.returncode == 0, proc.stderr
-    assert leftovers(old_site) == []
-    assert digest(old_site) == digest(real_site)
-
-
-SWAP_DIES = """
-import os, pathlib, shutil, sys
+HOOKED_BUILD = """
+import os, pathlib, runpy, signal, sys, tempfile
+import mkdocs.commands.build as mkdocs_build
 from generator import build
-new, target = map(pathlib.Path, sys.argv[1:3])
-die = lambda *a, **k: os._exit(9)
-if sys.argv[3] == "at-first-rename":
-    real = pathlib.Path.rename
-    pathlib.Path.rename = lambda self, to: (real(self, to), die())
+
+point = sys.argv.pop(1)
+
+
+def die(*_args, **_kwargs):
+    os.kill(os.getpid(), signal.SIGKILL)
+
+
+def dies_after(func, nth=1, when=lambda result: True):
+    calls = 0
+
+    def hooked(*args, **kwargs):
+        nonlocal calls
+        result = func(*args, **kwargs)
+        calls += when(result)
+        if calls == nth:
+            die()
+        return result
+
+    return hooked
+
+
+def on_swap(install):
+    real_swap = build.swap
+
+    def swap(new, target):
+        install(new, target)
+        real_swap(new, target)
+
+    build.swap = swap
+
+
+def half_the_files(target):
+    return sum(path.is_file() for path in target.rglob("*")) // 2
+
+
+if point.startswith("fallback-"):
+    build._exchange = lambda a, b: False
+if point == "mkdocs-build-entered":
+    build.mkdocs_build = die
+elif point == "temp-folder-made":
+    tempfile.mkdtemp = dies_after(tempfile.mkdtemp, when=lambda path: ".building-" in path)
+elif point == "mkdocs-writing-pages":
+    mkdocs_build._build_page = dies_after(mkdocs_build._build_page, nth=5)
+elif point == "swap-entered":
+    build.swap = die
+elif point == "exchanged":
+    build._exchange = dies_after(build._exchange, when=bool)
+elif point in ("removing-old-site", "fallback-removing-old-site"):
+    on_swap(lambda new, target: setattr(os, "unlink", dies_after(os.unlink, nth=half_the_files(target))))
+elif point == "fallback-old-moved-aside":
+    on_swap(lambda new, target: setattr(pathlib.Path, "rename", dies_after(pathlib.Path.rename)))
+elif point == "fallback-new-in-place":
+    on_swap(lambda new, target: setattr(pathlib.Path, "rename", dies_after(pathlib.Path.rename, nth=2)))
+elif point == "swap-returned":
+    build.swap = dies_after(build.swap)
 else:
-    shutil.rmtree = die
-build.swap(new, target)
+    raise SystemExit(f"unknown kill point {point}")
+runpy.run_module("generator", run_name="__main__", alter_sys=True)
 """
+"""`python -c HOOKED_BUILD POINT build ...` is `python -m generator build ...` that SIGKILLs itself
+at POINT, so every kill lands exactly where it is meant to, however fast or slow the machine."""
+
+linux_only = pytest.mark.skipif(sys.platform != "linux", reason="the atomic exchange needs Linux renameat2")
+EXCHANGE_NOT_ATOMIC = pytest.mark.xfail(
+    strict=True,
+    reason="without renameat2 swap() renames the old site aside, then the new one in: the site folder "
+    "is missing in between (as swap() documents), and the next build deletes the moved-aside old copy",
+)
+
+KILL_POINTS = [
+    # (where the build dies, what the site folder then is, how many temporary folders it leaves)
+    pytest.param("mkdocs-build-entered", "old", 0, id="mkdocs-build-entered"),
+    pytest.param("temp-folder-made", "old", 1, id="temp-folder-made"),
+    pytest.param("mkdocs-writing-pages", "old", 1, id="mkdocs-writing-pages"),
+    pytest.param("swap-entered", "old", 1, id="swap-entered"),
+    pytest.param("exchanged", "new", 1, id="exchanged", marks=linux_only),
+    pytest.param("removing-old-site", "new", 1, id="removing-old-site", marks=linux_only),
+    pytest.param("swap-returned", "new", 0, id="swap-returned"),
+    pytest.param("fallback-old-moved-aside", "old", 2, id="fallback-old-moved-aside", marks=EXCHANGE_NOT_ATOMIC),
+    pytest.param("fallback-new-in-place", "new", 1, id="fallback-new-in-place"),
+    pytest.param("fallback-removing-old-site", "new", 1, id="fallback-removing-old-site"),
+]
+"""mkdocs-build-entered: pages generated, the site folder not yet looked at. temp-folder-made,
+mkdocs-writing-pages (after the fifth page), swap-entered: the new site half or fully built beside
+the old one. exchanged: right after the one-step exchange. removing-old-site: halfway through
+deleting the old copy. swap-returned: done, before the process exits. fallback-*: the same with
+renameat2 unavailable (the path other systems take): after each rename, and halfway through
+deleting the old copy."""
 
 
-@pytest.mark.skipif(sys.platform != "linux", reason="an atomic exchange needs Linux renameat2")
-@pytest.mark.parametrize("moment", ["at-first-rename", "before-removing-the-old-site"])
-def test_swap_has_no_moment_without_a_site(tmp_path, moment):
-    """Dying inside the swap, right after its first step: the site is the old one or the new one, never missing."""
-    target, new = tmp_path / "site", tmp_path / ".site.building-x"
-    (target / "a").mkdir(parents=True)
-    (target / "a/index.html").write_text("old")
-    (new / "a").mkdir(parents=True)
-    (new / "a/index.html").write_text("new")
-    proc = subprocess.run(
-        [sys.executable, "-c", SWAP_DIES, str(new), str(target), moment], cwd=ROOT, capture_output=True, text=True
+def killed_build(site: Path, docs: Path, point: str) -> subprocess.CompletedProcess:
+    """`python -m generator build` of the fixture content into site, SIGKILLed at point."""
+    args = ["build", "--content", str(FIXTURE), "--site", str(site), "--docs", str(docs)]
+    return subprocess.run(
+        [sys.executable, "-c", HOOKED_BUILD, point, *args], cwd=ROOT, capture_output=True, text=True, timeout=300
     )
-    assert "Traceback" not in proc.stderr, proc.stderr
-    assert (target / "a/index.html").read_text() in ("old", "new")
-    pipeline.clean_leftovers(target)
-    assert leftovers(target) == []
-    assert (target / "a/index.html").exists()
+
+
+@pytest.fixture
+def real_old_site(tmp_path, real_site) -> Path:
+    """A complete site (the real content) at tmp_path/out/site, as a previous build left it."""
+    site = tmp_path / "out" / "site"
+    shutil.copytree(real_site, site)
+    return site
+
+
+@pytest.mark.parametrize(("point", "after", "left"), KILL_POINTS)
+def test_killed_build_leaves_the_old_site_or_the_new_one(real_old_site, fixture_site, tmp_path, point, after, left):
+    """Killed at any point, the site folder is the complete old site or the complete new one, never
+    missing or half-written, and the next build removes what the killed one left."""
+    site, docs = real_old_site, tmp_path / "docs"
+    expected = {"old": digest(site), "new": digest(fixture_site)}
+    proc = killed_build(site, docs, point)
+    assert proc.returncode == -signal.SIGKILL, f"not killed at {point}:\n{proc.stderr}"
+    assert site.is_dir(), "the site folder vanished"
+    assert digest(site) == expected[after], f"the site folder is not the complete {after} site"
+    assert len(leftovers(site)) == left, leftovers(site)
+
+    proc = build_cli(FIXTURE, site, docs)
+    assert proc.returncode == 0, proc.stderr
+    assert leftovers(site) == []
+    assert digest(site) == expected["new"]
 
 
 def test_clean_leftovers_spares_other_folders(tmp_path):
@@ -212,6 +246,22 @@ def test_clean_leftovers_spares_other_folders(tmp_path):
 
 
 # Reproducible builds
+
+
+def test_fixture_built_by_two_processes_with_other_hash_seeds_is_byte_identical(tmp_path):
+    """Two separate `python -m generator build` processes, hash seeds 1 and 2, two time zones (POSIX
+    TZ strings, so no tz database is needed), other site and docs folders: the same bytes."""
+    sites = []
+    for seed, tz in (("1", "UTC0"), ("2", "NPT-5:45")):
+        out = tmp_path / f"seed-{seed}"
+        proc = build_cli(FIXTURE, out / "site", out / "docs", PYTHONHASHSEED=seed, TZ=tz)
+        assert proc.returncode == 0, proc.stderr
+        sites.append(tree(out / "site"))
+    first, second = sites
+    for name in ("sitemap.xml", "sitemap.xml.gz", "search/search_index.json", "index.html", "releases/2.8/index.html"):
+        assert name in first, name
+    differing = sorted(rel for rel in first.keys() | second.keys() if first.get(rel) != second.get(rel))
+    assert differing == []
 
 
 def test_two_builds_of_the_real_content_are_byte_identical(real_site, real_content, tmp_path):
