@@ -69,8 +69,9 @@ _NOT_A_PR_URL = re.compile(r"github\.com/(?:pytorch/pytorch/issues/|(?!pytorch/p
 
 
 @dataclass(frozen=True)
-class Change:
-    """One entry of the release notes, as `content/changes/X.Y.yaml` stores it."""
+class ImportedChange:
+    """One entry of the release notes, as `content/changes/X.Y.yaml` stores it (the site reads it
+    back as `model.Change`)."""
 
     section: str
     """Section id from the schema's enum, e.g. "bug-fixes"; "other" under an unknown heading."""
@@ -86,7 +87,7 @@ class Change:
 class ParsedNotes:
     """What `parse_notes` found: the changes, and warnings as "path:line: message"."""
 
-    changes: tuple[Change, ...]
+    changes: tuple[ImportedChange, ...]
     warnings: tuple[str, ...]
 
 
@@ -147,7 +148,7 @@ class _Reader:
         self.path = path
         self.code = [False] * len(self.lines)
         self.heading: list[tuple[int, str] | None] = [None] * len(self.lines)
-        self.changes: list[Change] = []
+        self.changes: list[ImportedChange] = []
         self.warnings: list[str] = []
         fence, fence_line = None, 0
         for i, line in enumerate(self.lines):
@@ -335,7 +336,7 @@ class _Reader:
     def _emit(self, lines: list[int], area: str) -> None:
         text = self._text(lines)
         if text:
-            self.changes.append(Change(self.section or OTHER, _fit(area), text, find_prs(text)))
+            self.changes.append(ImportedChange(self.section or OTHER, _fit(area), text, find_prs(text)))
 
     def _text(self, lines: list[int]) -> str:
         """The lines as one text, dedented by the first line's indent; a code block moves only

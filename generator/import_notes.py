@@ -1,6 +1,6 @@
 """`python -m generator import-notes`: GitHub release notes -> content/changes/X.Y.yaml.
 
-The notes are read by `_notes_parser` into `Change`s; this module writes them as YAML the
+The notes are read by `_notes_parser` into `ImportedChange`s; this module writes them as YAML the
 schema `changes.schema.json` describes, and carries the hand-written fields (`note`,
 `backends`) of the existing file over to the re-imported changes. The YAML is written by hand
 rather than by a YAML dumper so that it is byte-stable and easy to read and edit: `text` is
@@ -20,9 +20,9 @@ from pathlib import Path
 
 import yaml
 
-from ._notes_parser import Change, ParsedNotes, find_prs, parse
+from ._notes_parser import ImportedChange, ParsedNotes, find_prs, parse
 
-__all__ = ["Change", "ParsedNotes", "command", "find_prs", "parse_notes", "render_changes_yaml"]
+__all__ = ["ImportedChange", "ParsedNotes", "command", "find_prs", "parse_notes", "render_changes_yaml"]
 
 SCHEMA_COMMENT = "# yaml-language-server: $schema=../../generator/schemas/changes.schema.json"
 SOURCE_URL = "https://github.com/pytorch/pytorch/releases/tag/v{release}.0"
@@ -49,7 +49,7 @@ def parse_notes(text: str, path: str) -> ParsedNotes:
 def render_changes_yaml(
     release: str,
     source_url: str,
-    changes: Iterable[Change],
+    changes: Iterable[ImportedChange],
     previous_yaml_text: str | None,
     *,
     notes_file: str | None = None,
@@ -65,7 +65,9 @@ def render_changes_yaml(
     return _render(release, source_url, changes, hand, notes_file)
 
 
-def _render(release: str, source_url: str, changes: list[Change], hand: list[dict], notes_file: str | None) -> str:
+def _render(
+    release: str, source_url: str, changes: list[ImportedChange], hand: list[dict], notes_file: str | None
+) -> str:
     origin = f"from {notes_file}" if notes_file else f"from the release notes at {source_url}"
     out = [
         SCHEMA_COMMENT,
@@ -167,7 +169,7 @@ def _write(path: str, text: str) -> None:
         raise _Failure(path, f"cannot write: {exc.strerror or exc}") from None
 
 
-def _match_hand_fields(changes: list[Change], previous_yaml_text: str | None) -> tuple[list[dict], list[str]]:
+def _match_hand_fields(changes: list[ImportedChange], previous_yaml_text: str | None) -> tuple[list[dict], list[str]]:
     """For each change, the hand-written fields it inherits; and descriptions of those left over."""
     waiting: dict[tuple, list[dict]] = {}
     for item in _previous_changes(previous_yaml_text):

@@ -14,7 +14,7 @@ import pytest
 import yaml
 
 from generator import import_notes
-from generator.import_notes import Change, parse_notes, render_changes_yaml
+from generator.import_notes import ImportedChange, parse_notes, render_changes_yaml
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN_DIR = ROOT / "tests" / "golden" / "import_notes"
@@ -79,14 +79,14 @@ def test_fenced_hash_lines_are_not_headings():
 def test_section_heading_variants(heading):
     parsed = parse_notes(f"# PyTorch 2.99 Release Notes\n{heading}\n- Fixed it (#1)\n", "x.md")
     assert parsed.warnings == ()
-    assert parsed.changes == (Change("bug-fixes", "", "- Fixed it (#1)", (1,)),)
+    assert parsed.changes == (ImportedChange("bug-fixes", "", "- Fixed it (#1)", (1,)),)
 
 
 def test_unknown_section_warning_points_at_its_line():
     text = "# New Features\n- a (#1)\n\n\n# **Something New** 🎉\n- b (#2)\n"
     parsed = parse_notes(text, "notes/v.md")
     assert parsed.warnings == ("notes/v.md:5: unknown heading '**Something New** 🎉' (kept under Other)",)
-    assert parsed.changes[1] == Change("other", "Something New 🎉", "- b (#2)", (2,))
+    assert parsed.changes[1] == ImportedChange("other", "Something New 🎉", "- b (#2)", (2,))
 
 
 def test_highlights_and_table_of_contents_are_not_changes():
@@ -230,10 +230,10 @@ def test_import_of_the_largest_notes_is_fast():
 
 def test_yaml_round_trips_awkward_strings():
     odd = [
-        Change("other", "", "- tab\there\n\n#not a comment: really", ()),
-        Change("other", "Build: CUDA › `torch.x` #1", "'quoted' \"double\" \\ back", (1, 2)),
-        Change("other", "yes", "line\u2028separator and \x85 next-line and \x07 bell", ()),
-        Change("other", "2.10", "- code\n  ```\n    indented\n  ```", (3,)),
+        ImportedChange("other", "", "- tab\there\n\n#not a comment: really", ()),
+        ImportedChange("other", "Build: CUDA › `torch.x` #1", "'quoted' \"double\" \\ back", (1, 2)),
+        ImportedChange("other", "yes", "line\u2028separator and \x85 next-line and \x07 bell", ()),
+        ImportedChange("other", "2.10", "- code\n  ```\n    indented\n  ```", (3,)),
     ]
     data = yaml.safe_load(render_changes_yaml("2.10", "https://example.org/x", odd, None))
     assert data["release"] == "2.10"
