@@ -21,6 +21,8 @@ from pathlib import Path
 import yaml
 
 from ._notes_parser import ImportedChange, ParsedNotes, find_prs, parse
+from .errors import UsageError
+from .writer import write_atomic
 
 __all__ = ["ImportedChange", "ParsedNotes", "command", "find_prs", "parse_notes", "render_changes_yaml"]
 
@@ -32,13 +34,6 @@ _RELEASE = re.compile(r"^2\.[0-9]+$")
 _UNPRINTABLE = re.compile("[^\x09\x0a\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff]")
 _PLAIN_START = re.compile(r"[A-Za-z0-9(]")
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-
-
-class _Failure(Exception):
-    """A problem that stops the command: printed as "path: message", exit code 2."""
-
-    def __init__(self, path: str, message: str):
-        super().__init__(f"{path}: {message}")
 
 
 def parse_notes(text: str, path: str) -> ParsedNotes:
@@ -96,7 +91,7 @@ def command(notes_file: str, release: str, output: str | None, diff: bool, conte
     """The import-notes verb: exit 0 on success (warnings go to stderr), 2 on a bad argument or file."""
     try:
         if not _RELEASE.fullmatch(release):
-            raise _Failure(notes_file, f"--release {release!r} is not a 2.x minor release such as 2.10")
+            raise _usage(notes_file, f"--release {release!r} is not a 2.x minor release such as 2.10")
         text = _read_text(notes_file)
         parsed = parse_notes(text, notes_file)
         for warning in parsed.warnings:
@@ -109,7 +104,7 @@ def command(notes_file: str, release: str, output: str | None, diff: bool, conte
         try:
             hand, orphans = _match_hand_fields(list(parsed.changes), previous)
         except ValueError as exc:
-            raise _Failure(target, f"{exc}; fix or remove it, so that its hand-written fields are not lost") from None
+            raise _usage(target, f"{exc}; fix or remove it, so that its hand-written fields are not lost") from None
         new = _render(release, SOURCE_URL.format(release=release), list(parsed.changes), hand, Path(notes_file).name)
         for orphan in orphans:
             print(
@@ -120,13 +115,13 @@ def command(notes_file: str, release: str, output: str | None, diff: bool, conte
             _print_diff(previous or "", new, target)
             return 0
         summary = f"{len(parsed.changes)} changes, {len({p for c in parsed.changes for p in c.prs})} PRs"
-        if os.path.exists(target) and Path(target).read_bytes() == new.encode("utf-8"):
-            print(f"{target}: unchanged ({summary})")
-        else:
-            _write(target, new)
-            print(f"{target}: written ({summary})")
+        try:
+            written = write_atomic(Path(target), new.encode("utf-8"))
+        except OSError as exc:
+            raise _usage(target, f"cannot write: {exc.strerror or exc}") from None
+        print(f"{target}: {'written' if written else 'unchanged'} ({summary})")
         return 0
-    except _Failure as exc:
+    except UsageError as exc:
         print(exc, file=sys.stderr)
         return 2
 
@@ -146,27 +141,19 @@ def _read_text(path: str) -> str:
     try:
         raw = Path(path).read_bytes()
     except FileNotFoundError:
-        raise _Failure(path, "no such file") from None
+        raise _usage(path, "no such file") from None
     except OSError as exc:
-        raise _Failure(path, f"cannot read: {exc.strerror or exc}") from None
+        raise _usage(path, f"cannot read: {exc.strerror or exc}") from None
     try:
         return raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         line = raw[: exc.start].count(b"\n") + 1
-        raise _Failure(path, f"not UTF-8 text: byte 0x{raw[exc.start]:02x} on line {line} cannot be decoded") from None
+        raise _usage(path, f"not UTF-8 text: byte 0x{raw[exc.start]:02x} on line {line} cannot be decoded") from None
 
 
-def _write(path: str, text: str) -> None:
-    """Replace the file in one step, so a watcher never sees it half written."""
-    target = Path(path)
-    tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
-    try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        tmp.write_bytes(text.encode("utf-8"))
-        os.replace(tmp, target)
-    except OSError as exc:
-        tmp.unlink(missing_ok=True)
-        raise _Failure(path, f"cannot write: {exc.strerror or exc}") from None
+def _usage(path: str, message: str) -> UsageError:
+    """A bad argument or an unreadable or unwritable file, as "path: message" (exit code 2)."""
+    return UsageError(f"{path}: {message}")
 
 
 def _match_hand_fields(changes: list[ImportedChange], previous_yaml_text: str | None) -> tuple[list[dict], list[str]]:

@@ -375,3 +375,23 @@ def test_broken_previous_file_is_not_overwritten(notes, tmp_path, capsys):
     err = capsys.readouterr().err.splitlines()
     assert err[-1].startswith(f"{target}: the existing file is not valid YAML")
     assert target.read_text(encoding="utf-8") == "changes: [\n  note: lost?\n"
+
+
+def test_write_atomic_writes_only_changed_bytes_and_leaves_no_temporary_file(tmp_path):
+    from generator.writer import write_atomic
+
+    target = tmp_path / "new" / "folder" / "x.yaml"
+    assert write_atomic(target, b"one\n") is True
+    assert target.read_bytes() == b"one\n"
+    assert target.stat().st_mode & 0o777 == 0o666 & ~_umask()  # not mkstemp's 0600
+    os.utime(target, (1_000_000, 1_000_000))
+    assert write_atomic(target, b"one\n") is False
+    assert target.stat().st_mtime == 1_000_000
+    assert write_atomic(target, b"two\n") is True and target.read_bytes() == b"two\n"
+    assert [p.name for p in target.parent.iterdir()] == ["x.yaml"]
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
