@@ -148,15 +148,15 @@ class Lines:
     """The first pass: what each line of a notes file is, before any change is built."""
 
     text: tuple[str, ...]
-    """The lines, with line endings normalised to "\n" and a byte-order mark removed."""
+    """The lines, with line endings normalised to LF and a byte-order mark removed."""
     code: tuple[bool, ...]
     """Whether each line is fenced code (its fences included)."""
     heading: tuple[tuple[int, str] | None, ...]
     """(level, title) of each ATX heading outside code; None for other lines."""
     unclosed_fence: int | None
     """Index of the opening line of a code fence that is never closed, if any."""
-    deepest_list: tuple[int, int]
-    """(depth, line index) of the most deeply nested list item; (0, 0) without lists."""
+    list_depth: tuple[int, ...]
+    """How deeply each list item is nested (1 for a top-level item); 0 for other lines."""
 
 
 def classify(text: str) -> Lines:
@@ -165,8 +165,9 @@ def classify(text: str) -> Lines:
     lines = text.split("\n")
     code, heading = [False] * len(lines), [None] * len(lines)
     fence, fence_line = None, 0
+    list_depth = [0] * len(lines)
     items: list[int] = []  # indents of the list items open at this line, outermost first
-    deepest, blank_before = (0, 0), False
+    blank_before = False
     for i, line in enumerate(lines):
         was_open = fence is not None
         fence, code[i] = _fence_step(fence, line)
@@ -186,14 +187,14 @@ def classify(text: str) -> Lines:
                 items.pop()
             if _ITEM.match(line):
                 items.append(indent)
-                deepest = max(deepest, (len(items), -i))
+                list_depth[i] = len(items)
         blank_before = not line.strip()
     return Lines(
         tuple(lines),
         tuple(code),
         tuple(heading),
         fence_line if fence is not None else None,
-        (deepest[0], -deepest[1]),
+        tuple(list_depth),
     )
 
 
@@ -416,8 +417,3 @@ def _fit(area: str) -> str:
 def build(lines: Lines, path: str) -> ParsedNotes:
     """The changes of classified notes; `path` only prefixes the warnings."""
     return _Builder(lines, path).build()
-
-
-def parse(text: str, path: str) -> ParsedNotes:
-    """Read release-notes Markdown; `path` only prefixes the warnings."""
-    return build(classify(text), path)
