@@ -5,6 +5,10 @@ scanner that recognises only what the notes use: ATX headings, fenced code, list
 lines. It never drops a line of a section: every line ends up in a change's text, or is a heading,
 bold label or group bullet whose words became the change's `area`.
 
+It reads in two passes: `classify` says what each line is (fenced code, a heading, how deeply a
+list item is nested) and `build` walks the classified lines, collecting each change's block.
+Between the two, `import_notes` refuses notes nested too deeply for the site to render.
+
 How a line under a section is read:
 - A heading is an *area* heading when its body starts with a list, a sub-heading or a bold label;
   it is an *entry* heading (a change by itself: the heading and everything up to the next heading
@@ -69,8 +73,9 @@ _NOT_A_PR_URL = re.compile(r"github\.com/(?:pytorch/pytorch/issues/|(?!pytorch/p
 
 
 @dataclass(frozen=True)
-class Change:
-    """One entry of the release notes, as `content/changes/X.Y.yaml` stores it."""
+class ImportedChange:
+    """One entry of the release notes, as `content/changes/X.Y.yaml` stores it (the site reads it
+    back as `model.Change`)."""
 
     section: str
     """Section id from the schema's enum, e.g. "bug-fixes"; "other" under an unknown heading."""
@@ -86,7 +91,7 @@ class Change:
 class ParsedNotes:
     """What `parse_notes` found: the changes, and warnings as "path:line: message"."""
 
-    changes: tuple[Change, ...]
+    changes: tuple[ImportedChange, ...]
     warnings: tuple[str, ...]
 
 
@@ -138,46 +143,97 @@ def _indent(line: str) -> int:
     return len(expanded) - len(expanded.lstrip(" "))
 
 
-class _Reader:
-    """One pass over the lines of a release-notes file."""
+@dataclass(frozen=True)
+class Lines:
+    """The first pass: what each line of a notes file is, before any change is built."""
 
-    def __init__(self, text: str, path: str) -> None:
-        text = text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
-        self.lines = text.split("\n")
+    text: tuple[str, ...]
+    """The lines, with line endings normalised to LF and a byte-order mark removed."""
+    code: tuple[bool, ...]
+    """Whether each line is fenced code (its fences included)."""
+    heading: tuple[tuple[int, str] | None, ...]
+    """(level, title) of each ATX heading outside code; None for other lines."""
+    unclosed_fence: int | None
+    """Index of the opening line of a code fence that is never closed, if any."""
+    list_depth: tuple[int, ...]
+    """How deeply each list item is nested (1 for a top-level item); 0 for other lines."""
+
+
+def classify(text: str) -> Lines:
+    """Split notes text into lines and say what each one is (code, heading, list nesting)."""
+    text = text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
+    lines = text.split("\n")
+    code, heading = [False] * len(lines), [None] * len(lines)
+    fence, fence_line = None, 0
+    list_depth = [0] * len(lines)
+    items: list[int] = []  # indents of the list items open at this line, outermost first
+    blank_before = False
+    for i, line in enumerate(lines):
+        was_open = fence is not None
+        fence, code[i] = _fence_step(fence, line)
+        if fence is not None and not was_open:
+            fence_line = i
+        if code[i]:
+            continue
+        m = _HEADING.match(line)
+        if m:
+            heading[i] = (len(m[1]), m[2])
+            items = []
+        elif _ITEM.match(line) or (blank_before and line.strip()):
+            # An item closes the items indented as far as it or further; so does a paragraph
+            # after a blank line (without the blank line it is a lazy continuation).
+            indent = _indent(line)
+            while items and items[-1] >= indent:
+                items.pop()
+            if _ITEM.match(line):
+                items.append(indent)
+                list_depth[i] = len(items)
+        blank_before = not line.strip()
+    return Lines(
+        tuple(lines),
+        tuple(code),
+        tuple(heading),
+        fence_line if fence is not None else None,
+        tuple(list_depth),
+    )
+
+
+class _Builder:
+    """The second pass: walk the classified lines and build the changes of each section.
+
+    Its state is that of a reader moving down the file: the section and area it is in, and the
+    block of lines of the change it is collecting.
+    """
+
+    def __init__(self, lines: Lines, path: str) -> None:
+        self.lines = lines.text
+        self.code = lines.code
+        self.heading = lines.heading
         self.path = path
-        self.code = [False] * len(self.lines)
-        self.heading: list[tuple[int, str] | None] = [None] * len(self.lines)
-        self.changes: list[Change] = []
+        self.opaque = list(lines.code)  # code, or a heading's body appended whole to a change
+        self.changes: list[ImportedChange] = []
         self.warnings: list[str] = []
-        fence, fence_line = None, 0
-        for i, line in enumerate(self.lines):
-            was_open = fence is not None
-            fence, self.code[i] = _fence_step(fence, line)
-            if fence is not None and not was_open:
-                fence_line = i
-            if not self.code[i]:
-                m = _HEADING.match(line)
-                if m:
-                    self.heading[i] = (len(m[1]), m[2])
-        self.opaque = list(self.code)  # code, or a heading's body appended whole to a change
-        if fence is not None:
+        if lines.unclosed_fence is not None:
             self.warnings.append(
-                f"{path}:{fence_line + 1}: code fence is never closed (it runs to the end of the file)"
+                f"{path}:{lines.unclosed_fence + 1}: code fence is never closed (it runs to the end of the file)"
             )
-
-    def read(self) -> ParsedNotes:
         levels = [h[0] for h in self.heading if h and section_key(h[1]) in SECTIONS]
+        self.has_sections = bool(levels)
         self.section_level = levels[0] if levels else min((h[0] for h in self.heading if h), default=1)
         if not levels:
-            self.warnings.append(f"{self.path}:1: no release-notes section heading found")
+            self.warnings.append(f"{path}:1: no release-notes section heading found")
         self.section: str | None = None  # None: header or Highlights, skipped
         self.base_area: list[str] = []  # the heading text of an unknown section
         self.stack: list[tuple[int, str]] = []  # (level, label) of area headings
         self.bold: str | None = None
         self.block: list[int] = []  # line indices of the change being collected
         self.run: list[tuple[list[int], bool]] = []  # earlier blocks of this area: (lines, is item)
-        self.block_area, self.block_depth, self.block_item = "", 0, -1
-        started = not levels  # without known sections, the first heading starts one
+        self.block_area = ""
+        self.block_depth = 0  # heading level the block's area sits at
+        self.block_item = -1  # the block's first line when it is a list item, else -1
+
+    def build(self) -> ParsedNotes:
+        started = not self.has_sections  # without known sections, the first heading starts one
         i = 0
         while i < len(self.lines):
             h = self.heading[i]
@@ -335,7 +391,7 @@ class _Reader:
     def _emit(self, lines: list[int], area: str) -> None:
         text = self._text(lines)
         if text:
-            self.changes.append(Change(self.section or OTHER, _fit(area), text, find_prs(text)))
+            self.changes.append(ImportedChange(self.section or OTHER, _fit(area), text, find_prs(text)))
 
     def _text(self, lines: list[int]) -> str:
         """The lines as one text, dedented by the first line's indent; a code block moves only
@@ -358,6 +414,6 @@ def _fit(area: str) -> str:
     return area if len(area) <= 200 else area[:199].rstrip() + "…"
 
 
-def parse(text: str, path: str) -> ParsedNotes:
-    """Read release-notes Markdown; `path` only prefixes the warnings."""
-    return _Reader(text, path).read()
+def build(lines: Lines, path: str) -> ParsedNotes:
+    """The changes of classified notes; `path` only prefixes the warnings."""
+    return _Builder(lines, path).build()

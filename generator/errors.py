@@ -12,12 +12,12 @@ class Problem:
 
     path: str
     line: int
-    col: int
+    col: int  # 1-based; 0 when the problem is a whole line (printed as path:line)
     message: str
     field: str = ""
 
     def __str__(self) -> str:
-        where = f"{self.path}:{self.line}:{self.col}"
+        where = f"{self.path}:{self.line}:{self.col}" if self.col else f"{self.path}:{self.line}"
         return f"{where}: {self.field}: {self.message}" if self.field else f"{where}: {self.message}"
 
 

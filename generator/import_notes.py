@@ -1,10 +1,15 @@
 """`python -m generator import-notes`: GitHub release notes -> content/changes/X.Y.yaml.
 
-The notes are read by `_notes_parser` into `Change`s; this module writes them as YAML the
+The notes are read by `_notes_parser` into `ImportedChange`s; this module writes them as YAML the
 schema `changes.schema.json` describes, and carries the hand-written fields (`note`,
 `backends`) of the existing file over to the re-imported changes. The YAML is written by hand
 rather than by a YAML dumper so that it is byte-stable and easy to read and edit: `text` is
 always a literal block, `prs` a flow list.
+
+Nothing is written that `python -m generator check` would refuse: notes too large or nested too
+deeply for the site are refused before they are read, and the YAML is read back through the
+loader's own checks before it replaces the file. Exit codes: 0 written (or unchanged), 1 refused
+content, 2 a bad argument or an unreadable or unwritable file.
 """
 
 from __future__ import annotations
@@ -15,14 +20,19 @@ import json
 import os
 import re
 import sys
+import tempfile
 from collections.abc import Iterable
 from pathlib import Path
 
 import yaml
 
-from ._notes_parser import Change, ParsedNotes, find_prs, parse
+from . import schema, yamlsrc
+from ._notes_parser import ImportedChange, Lines, ParsedNotes, build, classify, find_prs
+from .errors import ContentError, Problem, UsageError
+from .load import _change, _check_file_name
+from .writer import write_atomic
 
-__all__ = ["Change", "ParsedNotes", "command", "find_prs", "parse_notes", "render_changes_yaml"]
+__all__ = ["ImportedChange", "ParsedNotes", "command", "find_prs", "parse_notes", "render_changes_yaml"]
 
 SCHEMA_COMMENT = "# yaml-language-server: $schema=../../generator/schemas/changes.schema.json"
 SOURCE_URL = "https://github.com/pytorch/pytorch/releases/tag/v{release}.0"
@@ -34,22 +44,29 @@ _PLAIN_START = re.compile(r"[A-Za-z0-9(]")
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
-class _Failure(Exception):
-    """A problem that stops the command: printed as "path: message", exit code 2."""
-
-    def __init__(self, path: str, message: str):
-        super().__init__(f"{path}: {message}")
-
-
 def parse_notes(text: str, path: str) -> ParsedNotes:
-    """The changes of a release-notes Markdown text, and warnings as "path:line: message"."""
-    return parse(text, path)
+    """The changes of a release-notes Markdown text, and warnings as "path:line: message".
+
+    Raises ContentError, pointing at the line, when a list is nested deeper than the loader reads
+    YAML (yamlsrc.MAX_DEPTH): no real notes come close, and the reader recurses once per level of
+    nested groups, so a few hundred levels would crash it.
+    """
+    lines = classify(text)
+    _refuse_deep_lists(lines, path)
+    return build(lines, path)
+
+
+def _refuse_deep_lists(lines: Lines, path: str) -> None:
+    for i, depth in enumerate(lines.list_depth):
+        if depth > yamlsrc.MAX_DEPTH:
+            message = f"bullet list nested {depth} levels deep; at most {yamlsrc.MAX_DEPTH}"
+            raise ContentError([Problem(path, i + 1, 0, message)])
 
 
 def render_changes_yaml(
     release: str,
     source_url: str,
-    changes: Iterable[Change],
+    changes: Iterable[ImportedChange],
     previous_yaml_text: str | None,
     *,
     notes_file: str | None = None,
@@ -65,7 +82,9 @@ def render_changes_yaml(
     return _render(release, source_url, changes, hand, notes_file)
 
 
-def _render(release: str, source_url: str, changes: list[Change], hand: list[dict], notes_file: str | None) -> str:
+def _render(
+    release: str, source_url: str, changes: list[ImportedChange], hand: list[dict], notes_file: str | None
+) -> str:
     origin = f"from {notes_file}" if notes_file else f"from the release notes at {source_url}"
     out = [
         SCHEMA_COMMENT,
@@ -91,24 +110,34 @@ def _render(release: str, source_url: str, changes: list[Change], hand: list[dic
 
 
 def command(notes_file: str, release: str, output: str | None, diff: bool, content_dir: str) -> int:
-    """The import-notes verb: exit 0 on success (warnings go to stderr), 2 on a bad argument or file."""
+    """The import-notes verb: exit 0 on success (warnings go to stderr), 1 when the notes or the YAML
+    made of them would not pass `check` (nothing is written), 2 on a bad argument or file."""
     try:
         if not _RELEASE.fullmatch(release):
-            raise _Failure(notes_file, f"--release {release!r} is not a 2.x minor release such as 2.10")
-        text = _read_text(notes_file)
-        parsed = parse_notes(text, notes_file)
+            raise _usage(notes_file, f"--release {release!r} is not a 2.x minor release such as 2.10")
+        raw = _read_bytes(notes_file)
+        lines = classify(_decode(raw, notes_file))
+        # Depth before size: it names a line, and a list nested that deep is megabytes long anyway.
+        _refuse_deep_lists(lines, notes_file)
+        if len(raw) > yamlsrc.MAX_BYTES:
+            message = f"file is {len(raw):,} bytes; at most {yamlsrc.MAX_BYTES:,}"
+            raise ContentError([Problem(notes_file, 1, 0, message)])
+        parsed = build(lines, notes_file)
         for warning in parsed.warnings:
             print(warning, file=sys.stderr)
         named = re.search(r"v?(\d+\.\d+)\.\d+", Path(notes_file).name)
         if named and named[1] != release:
             print(f"{notes_file}: warning: the file name says {named[1]}, --release says {release}", file=sys.stderr)
         target = output or os.path.join(content_dir, "changes", f"{release}.yaml")
-        previous = _read_text(target) if os.path.exists(target) else None
+        previous = _decode(_read_bytes(target), target) if os.path.exists(target) else None
         try:
             hand, orphans = _match_hand_fields(list(parsed.changes), previous)
         except ValueError as exc:
-            raise _Failure(target, f"{exc}; fix or remove it, so that its hand-written fields are not lost") from None
+            raise _usage(target, f"{exc}; fix or remove it, so that its hand-written fields are not lost") from None
         new = _render(release, SOURCE_URL.format(release=release), list(parsed.changes), hand, Path(notes_file).name)
+        problems = _check_yaml(new, target, Path(content_dir))
+        if problems:
+            raise ContentError(problems)
         for orphan in orphans:
             print(
                 f"{target}: warning: no re-imported change matches {orphan}; its hand-written fields are dropped",
@@ -118,15 +147,19 @@ def command(notes_file: str, release: str, output: str | None, diff: bool, conte
             _print_diff(previous or "", new, target)
             return 0
         summary = f"{len(parsed.changes)} changes, {len({p for c in parsed.changes for p in c.prs})} PRs"
-        if os.path.exists(target) and Path(target).read_bytes() == new.encode("utf-8"):
-            print(f"{target}: unchanged ({summary})")
-        else:
-            _write(target, new)
-            print(f"{target}: written ({summary})")
+        try:
+            written = write_atomic(Path(target), new.encode("utf-8"))
+        except OSError as exc:
+            raise _usage(target, f"cannot write: {exc.strerror or exc}") from None
+        print(f"{target}: {'written' if written else 'unchanged'} ({summary})")
         return 0
-    except _Failure as exc:
+    except UsageError as exc:
         print(exc, file=sys.stderr)
         return 2
+    except ContentError as exc:
+        for problem in exc.problems:
+            print(problem, file=sys.stderr)
+        return 1
 
 
 def _print_diff(old: str, new: str, target: str) -> None:
@@ -140,34 +173,65 @@ def _print_diff(old: str, new: str, target: str) -> None:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 
-def _read_text(path: str) -> str:
+def _read_bytes(path: str) -> bytes:
     try:
-        raw = Path(path).read_bytes()
+        return Path(path).read_bytes()
     except FileNotFoundError:
-        raise _Failure(path, "no such file") from None
+        raise _usage(path, "no such file") from None
     except OSError as exc:
-        raise _Failure(path, f"cannot read: {exc.strerror or exc}") from None
+        raise _usage(path, f"cannot read: {exc.strerror or exc}") from None
+
+
+def _decode(raw: bytes, path: str) -> str:
     try:
         return raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         line = raw[: exc.start].count(b"\n") + 1
-        raise _Failure(path, f"not UTF-8 text: byte 0x{raw[exc.start]:02x} on line {line} cannot be decoded") from None
+        raise _usage(path, f"not UTF-8 text: byte 0x{raw[exc.start]:02x} on line {line} cannot be decoded") from None
 
 
-def _write(path: str, text: str) -> None:
-    """Replace the file in one step, so a watcher never sees it half written."""
-    target = Path(path)
-    tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
-    try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        tmp.write_bytes(text.encode("utf-8"))
-        os.replace(tmp, target)
-    except OSError as exc:
-        tmp.unlink(missing_ok=True)
-        raise _Failure(path, f"cannot write: {exc.strerror or exc}") from None
+def _check_yaml(text: str, target: str, content_dir: Path) -> list[Problem]:
+    """What `check` would say about `text` written at `target`: the loader's reading (size,
+    depth, syntax), the changes schema and its per-change checks; [] when it would pass.
+
+    Backend ids are checked when the content folder has a readable backends registry. That
+    `releases/<release>.yaml` exists is not checked: a change list may be imported first.
+    """
+    with tempfile.TemporaryDirectory(prefix="import-notes-") as folder:
+        scratch = Path(folder) / "changes.yaml"
+        scratch.write_bytes(text.encode("utf-8"))
+        doc, problems = yamlsrc.read(scratch, target)
+    if doc is None:
+        return problems
+    problems = schema.check(doc, "changes")
+    if problems:
+        return problems
+    if Path(target).resolve().parent == (content_dir / "changes").resolve():
+        _check_file_name(doc, doc.data["release"], problems)
+    backends = _backend_ids(content_dir)
+    if backends is not None:
+        for i, raw in enumerate(doc.data["changes"]):
+            _change(doc, i, raw, {"backend": backends}, problems)
+    return problems
 
 
-def _match_hand_fields(changes: list[Change], previous_yaml_text: str | None) -> tuple[list[dict], list[str]]:
+def _backend_ids(content_dir: Path) -> set[str] | None:
+    """The ids of content_dir/backends.yaml, or None when it is missing or itself invalid."""
+    path = content_dir / "backends.yaml"
+    if not path.is_file():
+        return None
+    doc, problems = yamlsrc.read(path, str(path))
+    if doc is None or schema.check(doc, "backends"):
+        return None
+    return {b["id"] for b in doc.data["backends"]}
+
+
+def _usage(path: str, message: str) -> UsageError:
+    """A bad argument or an unreadable or unwritable file, as "path: message" (exit code 2)."""
+    return UsageError(f"{path}: {message}")
+
+
+def _match_hand_fields(changes: list[ImportedChange], previous_yaml_text: str | None) -> tuple[list[dict], list[str]]:
     """For each change, the hand-written fields it inherits; and descriptions of those left over."""
     waiting: dict[tuple, list[dict]] = {}
     for item in _previous_changes(previous_yaml_text):

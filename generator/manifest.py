@@ -14,6 +14,7 @@ from . import urls
 from .errors import ContentError, Problem
 from .model import Site
 from .render import pages
+from .writer import write_atomic
 
 DEFAULT = Path(__file__).resolve().parent / "published_urls.txt"
 HEADER = (
@@ -62,9 +63,4 @@ def guard(site: Site, manifest: Path) -> bool:
             else [Problem(str(manifest), 1, 1, f"{len(gone)} published URLs would disappear (first: /{gone[0]}); see {name}")]
         )
     text = HEADER + "".join(f"{u}\n" for u in sorted(old | now))
-    if manifest.exists() and manifest.read_text(encoding="utf-8") == text:
-        return False
-    tmp = manifest.with_name(manifest.name + ".tmp")
-    tmp.write_text(text, encoding="utf-8")
-    tmp.replace(manifest)  # a killed build never leaves the committed file half-written
-    return True
+    return write_atomic(manifest, text.encode("utf-8"))  # a killed build never leaves it half-written

@@ -14,7 +14,12 @@ import pytest
 import yaml
 
 from generator import import_notes
-from generator.import_notes import Change, parse_notes, render_changes_yaml
+from generator._notes_parser import classify
+from generator.errors import ContentError
+from generator.import_notes import ImportedChange, parse_notes, render_changes_yaml
+from generator.writer import write_atomic
+from generator.yamlsrc import MAX_BYTES, MAX_DEPTH
+from tests.conftest import run_cli
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN_DIR = ROOT / "tests" / "golden" / "import_notes"
@@ -79,14 +84,14 @@ def test_fenced_hash_lines_are_not_headings():
 def test_section_heading_variants(heading):
     parsed = parse_notes(f"# PyTorch 2.99 Release Notes\n{heading}\n- Fixed it (#1)\n", "x.md")
     assert parsed.warnings == ()
-    assert parsed.changes == (Change("bug-fixes", "", "- Fixed it (#1)", (1,)),)
+    assert parsed.changes == (ImportedChange("bug-fixes", "", "- Fixed it (#1)", (1,)),)
 
 
 def test_unknown_section_warning_points_at_its_line():
     text = "# New Features\n- a (#1)\n\n\n# **Something New** 🎉\n- b (#2)\n"
     parsed = parse_notes(text, "notes/v.md")
     assert parsed.warnings == ("notes/v.md:5: unknown heading '**Something New** 🎉' (kept under Other)",)
-    assert parsed.changes[1] == Change("other", "Something New 🎉", "- b (#2)", (2,))
+    assert parsed.changes[1] == ImportedChange("other", "Something New 🎉", "- b (#2)", (2,))
 
 
 def test_highlights_and_table_of_contents_are_not_changes():
@@ -230,10 +235,10 @@ def test_import_of_the_largest_notes_is_fast():
 
 def test_yaml_round_trips_awkward_strings():
     odd = [
-        Change("other", "", "- tab\there\n\n#not a comment: really", ()),
-        Change("other", "Build: CUDA › `torch.x` #1", "'quoted' \"double\" \\ back", (1, 2)),
-        Change("other", "yes", "line\u2028separator and \x85 next-line and \x07 bell", ()),
-        Change("other", "2.10", "- code\n  ```\n    indented\n  ```", (3,)),
+        ImportedChange("other", "", "- tab\there\n\n#not a comment: really", ()),
+        ImportedChange("other", "Build: CUDA › `torch.x` #1", "'quoted' \"double\" \\ back", (1, 2)),
+        ImportedChange("other", "yes", "line\u2028separator and \x85 next-line and \x07 bell", ()),
+        ImportedChange("other", "2.10", "- code\n  ```\n    indented\n  ```", (3,)),
     ]
     data = yaml.safe_load(render_changes_yaml("2.10", "https://example.org/x", odd, None))
     assert data["release"] == "2.10"
@@ -375,3 +380,141 @@ def test_broken_previous_file_is_not_overwritten(notes, tmp_path, capsys):
     err = capsys.readouterr().err.splitlines()
     assert err[-1].startswith(f"{target}: the existing file is not valid YAML")
     assert target.read_text(encoding="utf-8") == "changes: [\n  note: lost?\n"
+
+
+def test_write_atomic_writes_only_changed_bytes_and_leaves_no_temporary_file(tmp_path):
+    target = tmp_path / "new" / "folder" / "x.yaml"
+    assert write_atomic(target, b"one\n") is True
+    assert target.read_bytes() == b"one\n"
+    assert target.stat().st_mode & 0o777 == 0o666 & ~_umask()  # not mkstemp's 0600
+    os.utime(target, (1_000_000, 1_000_000))
+    assert write_atomic(target, b"one\n") is False
+    assert target.stat().st_mtime == 1_000_000
+    assert write_atomic(target, b"two\n") is True and target.read_bytes() == b"two\n"
+    assert [p.name for p in target.parent.iterdir()] == ["x.yaml"]
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+# --- Refusing what `check` would refuse ------------------------------------------------------------
+#
+# The importer writes nothing that `python -m generator check` would refuse, so a bad import
+# fails here, at the notes' line, instead of later in `make site`.
+
+
+def deep_notes(levels: int) -> str:
+    """A bullet list nested `levels` deep, each item under the one before."""
+    return "# Bug Fixes\n" + "".join(f"{'  ' * k}- fixed level {k} (#{k + 1})\n" for k in range(levels))
+
+
+def huge_notes(size: int) -> str:
+    """Flat, well-formed notes of about `size` bytes."""
+    item = "- Fixed a crash in torch.compile when tracing a large graph (#12345)\n"
+    return "# Bug Fixes\n" + item * (size // len(item) + 1)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (deep_notes(3000), "notes.md:{line}: bullet list nested {deep} levels deep; at most {limit}"),
+        (huge_notes(9 * 1024 * 1024), "notes.md:1: file is {size:,} bytes; at most {max_bytes:,}"),
+    ],
+    ids=["3000-deep-bullets", "9-MB-file"],
+)
+def test_pathological_notes_are_refused_and_nothing_is_written(tmp_path, text, expected):
+    notes_path = tmp_path / "notes.md"
+    notes_path.write_text(text, encoding="utf-8")
+    message = expected.format(
+        line=MAX_DEPTH + 2, deep=MAX_DEPTH + 1, limit=MAX_DEPTH, size=notes_path.stat().st_size, max_bytes=MAX_BYTES
+    )
+    target = tmp_path / "content" / "changes" / "2.99.yaml"
+    args = ("import-notes", str(notes_path), "--release", "2.99", "--content", str(tmp_path / "content"))
+
+    proc = run_cli(*args)
+    assert (proc.returncode, proc.stderr, proc.stdout) == (1, f"{notes_path.parent}/{message}\n", "")
+    assert not target.exists() and not (tmp_path / "content").exists()
+
+    target.parent.mkdir(parents=True)
+    target.write_text(import_text("# Bug Fixes\n- Fixed it (#1)\n", "x.md", "2.99"), encoding="utf-8")
+    before = target.read_bytes()
+    os.utime(target, (1_000_000, 1_000_000))
+    proc = run_cli(*args)
+    assert (proc.returncode, proc.stderr) == (1, f"{notes_path.parent}/{message}\n")
+    assert "Traceback" not in proc.stdout + proc.stderr
+    assert target.read_bytes() == before and target.stat().st_mtime == 1_000_000
+    assert [p.name for p in target.parent.iterdir()] == ["2.99.yaml"]  # no temporary file left
+
+
+def test_nested_groups_too_deep_to_read_are_refused_not_crashed_on(tmp_path, capsys):
+    """600 levels of PR-less group bullets (360 KB) used to end in a RecursionError."""
+    text = "# Bug Fixes\n" + "".join(f"{'  ' * k}- label {k}\n" for k in range(600)) + "  " * 600 + "- fixed (#1)\n"
+    with pytest.raises(ContentError, match="bullet list nested 33 levels deep; at most 32"):
+        parse_notes(text, "notes.md")
+    notes_path = tmp_path / "notes.md"
+    notes_path.write_text(text, encoding="utf-8")
+    assert run(notes_path, tmp_path) == 1
+    assert capsys.readouterr().err == f"{notes_path}:{MAX_DEPTH + 2}: bullet list nested 33 levels deep; at most 32\n"
+    assert not (tmp_path / "content").exists()
+
+
+def test_notes_at_the_limits_are_imported(tmp_path, capsys):
+    notes_path = tmp_path / "notes.md"
+    notes_path.write_text(deep_notes(MAX_DEPTH), encoding="utf-8")
+    assert run(notes_path, tmp_path) == 0
+    assert "written (1 changes, 32 PRs)" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("markdown", "depths"),
+    [
+        ("- a\n  - b\n    - c\n  - d\n- e\n", [1, 2, 3, 2, 1]),
+        ("- a\n  - b\nlazy continuation\n    - c\n", [1, 2, 0, 3]),  # no blank line: still inside b
+        ("- a\n  - b\n\nparagraph\n  - c\n", [1, 2, 0, 0, 1]),  # a paragraph after a blank line ends both
+        ("- a\n  - b\n## Heading\n  - c\n", [1, 2, 0, 1]),
+        ("- a\n  ```\n  - code\n  ```\n  - b\n", [1, 0, 0, 0, 2]),
+        ("- a\n\t- b\n\t\t- c\n", [1, 2, 3]),
+    ],
+)
+def test_classify_counts_list_nesting(markdown, depths):
+    assert list(classify(markdown).list_depth) == [*depths, 0]
+
+
+def test_yaml_the_loader_would_refuse_is_not_written(notes, tmp_path, capsys):
+    content = tmp_path / "content"
+    (content / "changes").mkdir(parents=True)
+    (content / "backends.yaml").write_bytes((ROOT / "content" / "backends.yaml").read_bytes())
+    target = content / "changes" / "2.99.yaml"
+    assert run(notes, tmp_path) == 0
+    edited = target.read_text(encoding="utf-8").replace("    prs: [501]\n", "    prs: [501]\n    backends: [cuad]\n")
+    target.write_text(edited, encoding="utf-8")
+    capsys.readouterr()
+    assert run(notes, tmp_path) == 1
+    err = capsys.readouterr().err.splitlines()
+    assert re.fullmatch(
+        rf"{re.escape(str(target))}:\d+:\d+: changes\[\d+\]\.backends\[0\]: unknown backend 'cuad'.*", err[-1]
+    )
+    assert target.read_text(encoding="utf-8") == edited
+
+    misnamed = content / "changes" / "2.98.yaml"
+    assert run(notes, tmp_path, output=str(misnamed)) == 1
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        f"{misnamed}:5:10: release: file is named '2.98' but holds release 2.99: name it 2.99.yaml"
+    )
+    assert not misnamed.exists()
+
+
+@pytest.mark.parametrize("release", REAL_RELEASES)
+def test_reimport_through_the_command_is_byte_identical(release, tmp_path, capsys):
+    committed_text = (CHANGES_DIR / f"{release}.yaml").read_bytes()
+    copy = tmp_path / f"{release}.yaml"
+    copy.write_bytes(committed_text)
+    notes_path = real_notes(release)
+    assert import_notes.command(str(notes_path), release, str(copy), True, str(ROOT / "content")) == 0
+    assert capsys.readouterr().out == ""  # --diff: nothing to change
+    fresh = tmp_path / "fresh" / f"{release}.yaml"
+    assert import_notes.command(str(notes_path), release, str(fresh), False, str(ROOT / "content")) == 0
+    assert fresh.read_bytes() == committed_text
