@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import posixpath
 from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import unquote, urljoin, urlsplit
@@ -31,17 +32,24 @@ def parse(path: Path) -> _Page:
 
 
 def broken_links(site: Path, base: str = "http://atlas.test/") -> list[str]:
-    """Every internal link or anchor in site/ that does not resolve, as 'page -> link'."""
+    """Every internal link or anchor in site/ that does not resolve, as 'page -> link'.
+
+    A relative link that climbs above the site's root counts as broken: a browser clamps the
+    extra `../` at the host's root, which only hides the mistake on a site served from `/`."""
     pages = {p: parse(p) for p in site.rglob("*.html")}
     broken = []
     for path, page in sorted(pages.items()):
         url = base + path.relative_to(site).as_posix()
+        here = posixpath.dirname(path.relative_to(site).as_posix())
         for link in page.links:
+            if _climbs_above_root(here, link):
+                broken.append(f"{path.relative_to(site)} -> {link} (above the site's root)")
+                continue
             target = urljoin(url, link)
             parts = urlsplit(target)
             if not target.startswith(base) or parts.scheme not in ("http", "https"):
                 continue
-            rel = unquote(parts.path[len(urlsplit(base).path):])
+            rel = unquote(parts.path[len(urlsplit(base).path) :])
             file = site / rel
             if rel == "" or rel.endswith("/"):
                 file = file / "index.html"
@@ -53,3 +61,12 @@ def broken_links(site: Path, base: str = "http://atlas.test/") -> list[str]:
                 if unquote(parts.fragment) not in ids:
                     broken.append(f"{path.relative_to(site)} -> {link} (no such anchor)")
     return broken
+
+
+def _climbs_above_root(folder: str, link: str) -> bool:
+    """Whether a relative link, followed from folder (relative to the site root), leaves the site."""
+    parts = urlsplit(link)
+    if parts.scheme or parts.netloc or not parts.path or parts.path.startswith("/"):
+        return False
+    resolved = posixpath.normpath(posixpath.join(folder, parts.path))
+    return resolved == ".." or resolved.startswith("../")
