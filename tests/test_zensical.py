@@ -1,0 +1,65 @@
+"""Zensical, Material's successor, builds the site from our mkdocs.yml, and every link in it resolves.
+
+Zensical reads a raw-HTML link against the page's source file, MkDocs against its URL; the
+two agree only while every page is a folder index (`releases/2.12/index.md`). The crawl here
+is what catches a page that is not.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from generator import manifest
+from generator.build import CONFIG, generate
+from tests.conftest import FIXTURE, ROOT
+from tests.crawl import broken_links
+
+pytestmark = pytest.mark.zensical
+
+CONTENT = ROOT / "content"
+
+
+def zensical_config(docs_dir: Path, redirects: dict[str, str]) -> str:
+    """mkdocs.yml for a project rooted beside docs_dir (Zensical keeps docs and site inside the
+    folder of its config file), with our theme overrides by absolute path and the redirects."""
+    text = CONFIG.read_text(encoding="utf-8")
+    replacements = {
+        r"^docs_dir: .*$": f"docs_dir: {docs_dir.name}",
+        r"^site_dir: .*$": "site_dir: site",
+        r"^(\s+custom_dir:) (.*)$": lambda m: f"{m[1]} {json.dumps(str(ROOT / m[2]))}",
+        r"^(\s+redirect_maps:) \{\}$": lambda m: f"{m[1]} {json.dumps(redirects, sort_keys=True)}",
+    }
+    for pattern, new in replacements.items():
+        text, count = re.subn(pattern, new, text, flags=re.MULTILINE)
+        assert count == 1, f"mkdocs.yml no longer has one line matching {pattern}"
+    return text
+
+
+@pytest.mark.parametrize("content", [CONTENT, FIXTURE], ids=["real", "fixture"])
+def test_zensical_builds_the_site_and_every_internal_link_resolves(tmp_path: Path, content: Path):
+    site, _ = generate(content, tmp_path / "docs")
+    config = tmp_path / "mkdocs.yml"
+    config.write_text(zensical_config(tmp_path / "docs", manifest.redirects(site)), encoding="utf-8")
+    proc = subprocess.run(
+        [sys.executable, "-m", "zensical", "build", "--strict", "--config-file", str(config)],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert proc.returncode == 0, (
+        f"zensical build failed (pip install -e '.[test]' installs it):\n{proc.stdout}\n{proc.stderr}"
+    )
+    out = tmp_path / "site"
+    for release in site.releases:
+        assert (out / "releases" / release.version / "index.html").exists(), release.version
+    assert 'type="application/atom+xml"' in (out / "index.html").read_text(encoding="utf-8"), (
+        "theme overrides not applied"
+    )
+    assert broken_links(out) == []
