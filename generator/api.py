@@ -10,7 +10,7 @@ import json
 from pathlib import Path
 
 from . import urls
-from .model import Entry, Release, Site
+from .model import Entry, Release, Site, parts
 
 
 def _dump(data) -> bytes:
@@ -56,43 +56,59 @@ def _release_summary(release: Release, base: str) -> dict:
 SCHEMA = Path(__file__).parent / "schemas" / "api.schema.json"
 
 
-def render_api(site: Site, base: str) -> dict[str, bytes]:
-    """Every API file (and the API's JSON Schema), keyed by its path under docs/."""
+ALL = frozenset({"*"})
+
+
+def render_api(site: Site, base: str) -> dict[str, tuple[frozenset, object]]:
+    """Every API file (and the API's JSON Schema), keyed by its path under docs/: the content
+    files it reads ("*": all) and a function that renders its bytes."""
     files = {
-        urls.api_schema(): SCHEMA.read_bytes(),
-        urls.api_releases(): _dump({"releases": [_release_summary(r, base) for r in reversed(site.releases)]}),
+        urls.api_schema(): (ALL, SCHEMA.read_bytes),
+        urls.api_releases(): (ALL, lambda: _dump({"releases": [_release_summary(r, base) for r in reversed(site.releases)]})),
+        urls.api_features(): (parts(site.versions, entries=True), lambda: _features(site, base)),
     }
     for release in site.releases:
-        page = base + urls.release(release.version)
-        c = release.compatibility
-        data = _release_summary(release, base) | {
-            "summary": release.summary,
-            "compatibility": None
-            if c is None
-            else {
-                "python": {"min": c.python_min, "max": c.python_max, "experimental": list(c.python_experimental)},
-                "cxx": c.cxx,
-                "cuda_stable": [cu.version for cu in c.cuda_stable],
-                "cuda_experimental": [cu.version for cu in c.cuda_experimental],
-                "rocm": c.rocm,
-            },
-            "patches": [{"version": p.version, "date": p.date} for p in release.patches],
-            "entries": [_entry(e, base) for e in release.entries],
-            "change_list": [
-                {
-                    "section": v.change.section,
-                    "area": v.change.area,
-                    "text": v.change.text,
-                    "prs": list(v.change.prs),
-                    "backends": list(v.backends),
-                    "url": urls.at(page, v.anchor),
-                }
-                for s in site.release_views[release.version].sections
-                for area in s.areas
-                for v in area.changes
-            ],
-        }
-        files[urls.api_release(release.version)] = _dump(data)
+        inputs = parts([release.version], release=True, entries=True, changes=True)
+        files[urls.api_release(release.version)] = (inputs, lambda r=release: _release(site, r, base))
+    for view in site.backend_views:
+        files[urls.api_backend(view.backend.id)] = (parts(site.versions, entries=True, changes=True), lambda v=view: _backend(v, base))
+    return files
+
+
+def _release(site: Site, release: Release, base: str) -> bytes:
+    page = base + urls.release(release.version)
+    c = release.compatibility
+    data = _release_summary(release, base) | {
+        "summary": release.summary,
+        "compatibility": None
+        if c is None
+        else {
+            "python": {"min": c.python_min, "max": c.python_max, "experimental": list(c.python_experimental)},
+            "cxx": c.cxx,
+            "cuda_stable": [cu.version for cu in c.cuda_stable],
+            "cuda_experimental": [cu.version for cu in c.cuda_experimental],
+            "rocm": c.rocm,
+        },
+        "patches": [{"version": p.version, "date": p.date} for p in release.patches],
+        "entries": [_entry(e, base) for e in release.entries],
+        "change_list": [
+            {
+                "section": v.change.section,
+                "area": v.change.area,
+                "text": v.change.text,
+                "prs": list(v.change.prs),
+                "backends": list(v.backends),
+                "url": urls.at(page, v.anchor),
+            }
+            for s in site.release_views[release.version].sections
+            for area in s.areas
+            for v in area.changes
+        ],
+    }
+    return _dump(data)
+
+
+def _features(site: Site, base: str) -> bytes:
     features = [
         {
             "id": f.id,
@@ -110,30 +126,31 @@ def render_api(site: Site, base: str) -> dict[str, bytes]:
         }
         for f in site.features
     ]
-    files[urls.api_features()] = _dump({"features": features})
-    for view in site.backend_views:
-        b = view.backend
-        files[urls.api_backend(b.id)] = _dump(
-            {
-                "id": b.id,
-                "name": b.name,
-                "vendor": b.vendor,
-                "description": b.description,
-                "url": base + urls.backend(b.id),
-                "entries": [_entry(e, base) for _, entries in view.entries_by_release for e in entries],
-                "changes": [
-                    {
-                        "release": release.version,
-                        "section": v.change.section,
-                        "area": v.change.area,
-                        "text": v.change.text,
-                        "prs": list(v.change.prs),
-                        "pr_urls": [urls.pr(p) for p in v.change.prs],
-                        "url": base + urls.at(urls.release(release.version), v.anchor),
-                    }
-                    for release, views in view.changes_by_release
-                    for v in views
-                ],
-            }
-        )
-    return files
+    return _dump({"features": features})
+
+
+def _backend(view, base: str) -> bytes:
+    b = view.backend
+    return _dump(
+        {
+            "id": b.id,
+            "name": b.name,
+            "vendor": b.vendor,
+            "description": b.description,
+            "url": base + urls.backend(b.id),
+            "entries": [_entry(e, base) for _, entries in view.entries_by_release for e in entries],
+            "changes": [
+                {
+                    "release": release.version,
+                    "section": v.change.section,
+                    "area": v.change.area,
+                    "text": v.change.text,
+                    "prs": list(v.change.prs),
+                    "pr_urls": [urls.pr(p) for p in v.change.prs],
+                    "url": base + urls.at(urls.release(release.version), v.anchor),
+                }
+                for release, views in view.changes_by_release
+                for v in views
+            ],
+        }
+    )

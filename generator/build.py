@@ -7,15 +7,17 @@ import ctypes
 import errno
 import logging
 import os
+import re
 import shutil
 import tempfile
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from . import manifest
 from .enrich import enrich
 from .load import load
 from .model import Site
-from .render import ROOT, render_all, write_changed
+from .render import BENCHMARK, ROOT, TEMPLATES, render_all, write_changed
 
 CONFIG = ROOT / "mkdocs.yml"
 DEFAULT_DOCS = ROOT / "build" / "docs"
@@ -39,10 +41,75 @@ def site_url() -> str:
     return url if url.endswith("/") else url + "/"
 
 
+@dataclass
+class _Last:
+    """What the previous generate() of this process saw and wrote, for incremental regeneration."""
+
+    key: tuple  # content folder, docs folder, site URL
+    stamps: dict  # content-relative file -> (mtime_ns, size)
+    site: Site
+    shape: tuple  # releases (version, date, vocabulary, previous) and template/asset stamps
+    output: dict  # path under docs/ -> bytes
+
+
+_LAST: _Last | None = None
+
+
+def _stamps(root: Path) -> dict[str, tuple[int, int]]:
+    out = {}
+    for path in root.rglob("*"):
+        with contextlib.suppress(OSError):
+            st = path.stat()
+            if path.is_file():
+                out[path.relative_to(root).as_posix()] = (st.st_mtime_ns, st.st_size)
+    return out
+
+
+_RELEASE_FILE = re.compile(r"(releases|changes)/\d+\.\d+\.yaml")
+
+
+def changed_parts(last: _Last | None, key: tuple, stamps: dict, shape: tuple, site: Site) -> frozenset | None:
+    """The parts of content (model.parts) that differ from the last generate, or None when every
+    page must be rendered: first run, another folder, or a registry, template, release version
+    or date changed."""
+    if last is None or last.key != key or last.shape != shape:
+        return None
+    files = frozenset(f for f in stamps.keys() | last.stamps.keys() if stamps.get(f) != last.stamps.get(f))
+    if any(not _RELEASE_FILE.fullmatch(f) for f in files):
+        return None
+    out = set()
+    for new, old in zip(site.releases, last.site.releases, strict=True):
+        if new.entries != old.entries:
+            out.add(f"entries:{new.version}")
+        if new.changes != old.changes:
+            out.add(f"changes:{new.version}")
+        if replace(new, entries=(), changes=()) != replace(old, entries=(), changes=()):
+            out.add(f"release:{new.version}")
+    return frozenset(out)
+
+
 def generate(content_dir: Path, docs_dir: Path = DEFAULT_DOCS) -> tuple[Site, list[str]]:
-    """Render every page into docs_dir; return the site and the paths rewritten."""
+    """Render every page into docs_dir; return the site and the paths rewritten.
+
+    In a long-running process (live preview), pages whose content files did not change since
+    the previous call keep their bytes: only pages that depend on an edited file are rendered.
+    """
+    global _LAST
+    content_dir = Path(content_dir)
+    stamps = _stamps(content_dir)
     site = site_model(content_dir)
-    return site, write_changed(render_all(site, site_url()), docs_dir)
+    url = site_url()
+    key = (str(content_dir.resolve()), str(Path(docs_dir).resolve()), url)
+    shape = (
+        tuple((r.version, r.date, r.tier_vocabulary, r.previous) for r in site.releases),
+        tuple(sorted(_stamps(TEMPLATES).items())),
+        BENCHMARK.stat().st_mtime_ns if BENCHMARK.exists() else 0,
+    )
+    changed = changed_parts(_LAST, key, stamps, shape, site)
+    output = render_all(site, url, previous=_LAST.output if changed is not None else None, changed=changed)
+    written = write_changed(output, docs_dir)
+    _LAST = _Last(key, stamps, site, shape, output)
+    return site, written
 
 
 def mkdocs_config(docs_dir: Path, site_dir: Path, *, strict: bool = True, **overrides):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import calendar
 import datetime as dt
+import functools
 import hashlib
 import re
 import unicodedata
@@ -65,7 +66,8 @@ def enrich(content: Content) -> Site:
     """
     releases = content.releases
     tier_by_id = {t.id: t for t in content.tiers}
-    features = _features(releases, tier_by_id)
+    eras = tuple((r.version, r.tier_vocabulary) for r in releases)
+    features = _features(eras, content.tiers, releases)
     feature_by_id = {f.id: f for f in features}
     versions = tuple(r.version for r in releases)
     change_views = {r.version: _change_views(r, content.backends) for r in releases}
@@ -87,9 +89,9 @@ def enrich(content: Content) -> Site:
         backend_by_id={b.id: b for b in content.backends},
         area_by_id={a.id: a for a in content.areas},
         tier_levels=_tier_levels(content.tiers),
-        backend_views=tuple(_backend_view(b, releases, features, tier_by_id, change_views) for b in content.backends),
+        backend_views=tuple(_backend_view(b, releases, features, eras, content.tiers, change_views) for b in content.backends),
         contributors=_contributors(releases),
-        timeline=Matrix(versions, tuple(_row(f, _runs(_cells(f.entries, releases, tier_by_id, pad=True))) for f in features)),
+        timeline=Matrix(versions, tuple(_row(f, _strip(f.entries, eras, content.tiers, True)) for f in features)),
         ledger=ledger,
         ledger_overdue=sum(1 for row in ledger if row.overdue),
         release_views={r.version: _release_view(r, content, change_views[r.version]) for r in releases},
@@ -146,45 +148,61 @@ def _ledger(features: tuple[Feature, ...], releases: tuple[Release, ...]) -> tup
 
 def tier_at(tier: Tier | None, release: Release, tier_by_id: dict) -> Tier | None:
     """The tier as the release's vocabulary names it: Beta carried into 2.8 reads API-Unstable."""
-    if tier is None or tier.vocabulary in ("all", release.tier_vocabulary):
+    return _tier_in(tier, release.tier_vocabulary, tier_by_id)
+
+
+def _tier_in(tier: Tier | None, vocabulary: str, tier_by_id: dict) -> Tier | None:
+    if tier is None or tier.vocabulary in ("all", vocabulary):
         return tier
     for other in tier.equivalent:
-        if tier_by_id[other].vocabulary == release.tier_vocabulary:
+        if tier_by_id[other].vocabulary == vocabulary:
             return tier_by_id[other]
     return tier
 
 
-def _cells(entries: tuple[Entry, ...], releases: tuple[Release, ...], tier_by_id: dict, pad: bool) -> tuple[Cell, ...]:
+Eras = tuple[tuple[str, str], ...]
+"""(version, tier vocabulary) of every release, oldest first: all a lifecycle strip needs of them."""
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _strip(entries: tuple[Entry, ...], eras: Eras, tiers: tuple[Tier, ...], pad: bool) -> tuple[Cell, ...]:
+    """_cells merged into runs, memoised: live preview recomputes only the strips an edit touched."""
+    return _runs(_cells(entries, eras, tiers, pad))
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _cells(entries: tuple[Entry, ...], eras: Eras, tiers: tuple[Tier, ...], pad: bool) -> tuple[Cell, ...]:
     """One cell per release: the entry's tier, or the last stated tier carried forward (muted).
 
     With pad, releases before the first entry get empty cells so rows line up in a matrix;
     without, the strip starts at the first entry.
     """
+    tier_by_id = {t.id: t for t in tiers}
     by_release = {e.release: e for e in entries}
     first = entries[0].release if entries else None
     cells, carried, started = [], None, False
-    for release in releases:
-        entry = by_release.get(release.version)
-        started = started or release.version == first
+    for version, vocabulary in eras:
+        entry = by_release.get(version)
+        started = started or version == first
         if not started:
             if pad:
-                cells.append(Cell(release.version, None, "", "empty", None))
+                cells.append(Cell(version, None, "", "empty", None))
             continue
         if entry is not None:
             if entry.tier:
                 carried = tier_by_id[entry.tier]
-            shown = tier_at(carried, release, tier_by_id)
+            shown = _tier_in(carried, vocabulary, tier_by_id)
             if entry.tier:
                 label, css = shown.label, f"tier-{shown.id}"
             else:
                 label = CHANGE_LABELS[entry.change]
                 css = f"change-{entry.change}"
-            cells.append(Cell(release.version, shown.id if shown else None, label, css, entry))
+            cells.append(Cell(version, shown.id if shown else None, label, css, entry))
         elif carried is not None and carried.id != "removed":
-            shown = tier_at(carried, release, tier_by_id)
-            cells.append(Cell(release.version, shown.id, shown.label, f"tier-{shown.id} carried", None))
+            shown = _tier_in(carried, vocabulary, tier_by_id)
+            cells.append(Cell(version, shown.id, shown.label, f"tier-{shown.id} carried", None))
         else:
-            cells.append(Cell(release.version, None, "", "empty" if carried is None else "gone", None))
+            cells.append(Cell(version, None, "", "empty" if carried is None else "gone", None))
     return tuple(cells)
 
 
@@ -205,7 +223,7 @@ def _runs(cells: tuple[Cell, ...]) -> tuple[Cell, ...]:
     return tuple(out)
 
 
-def _features(releases: tuple[Release, ...], tier_by_id: dict) -> tuple[Feature, ...]:
+def _features(eras: Eras, tiers: tuple[Tier, ...], releases: tuple[Release, ...]) -> tuple[Feature, ...]:
     grouped: dict[str, list[Entry]] = defaultdict(list)
     for release in releases:
         for entry in release.entries:
@@ -218,11 +236,12 @@ def _features(releases: tuple[Release, ...], tier_by_id: dict) -> tuple[Feature,
         deprecated = next((e for e in entries if e.change == "deprecated" or e.tier == "deprecated"), None)
         removed = next((e for e in entries if e.change == "removed" or e.tier == "removed"), None)
         planned = next((e.removal for e in reversed(entries) if e.removal), None)
-        cells = _cells(entries, releases, tier_by_id, pad=False)
+        cells = _cells(entries, eras, tiers, False)
         backends = tuple(sorted({b for e in entries for b in e.backends}))
-        strips = tuple((b, _cells(tuple(e for e in entries if b in e.backends), releases, tier_by_id, pad=False)) for b in backends)
+        strips = tuple((b, _cells(tuple(e for e in entries if b in e.backends), eras, tiers, False)) for b in backends)
         differs = any([c.label for c in s] != [c.label for c in cells][-len(s):] for _, s in strips) and len(backends) > 1
-        cells, strips = _runs(cells), tuple((b, _runs(s)) for b, s in strips)
+        cells = _strip(entries, eras, tiers, False)
+        strips = tuple((b, _strip(tuple(e for e in entries if b in e.backends), eras, tiers, False)) for b, _ in strips)
         features.append(
             Feature(
                 id=fid,
@@ -255,12 +274,12 @@ def change_backends(change: Change, backends: tuple[Backend, ...]) -> tuple[str,
     return tuple(b.id for b in backends if any(a.casefold() in parts for a in b.change_areas))
 
 
-def _backend_view(backend: Backend, releases, features, tier_by_id, change_views) -> BackendView:
+def _backend_view(backend: Backend, releases, features, eras: Eras, tiers, change_views) -> BackendView:
     rows = []
     for feature in features:
         mine = tuple(e for e in feature.entries if backend.id in e.backends)
         if mine:
-            rows.append(_row(feature, _runs(_cells(mine, releases, tier_by_id, pad=True))))
+            rows.append(_row(feature, _strip(mine, eras, tiers, True)))
     rows.sort(key=lambda r: (_first_index(r), r.feature.title.casefold()))
     entries = tuple((r, tuple(e for e in r.entries if backend.id in e.backends)) for r in reversed(releases))
     changes = tuple(
@@ -297,11 +316,17 @@ def change_anchor(change: Change) -> str:
 
 
 def _change_views(release: Release, backends: tuple[Backend, ...]) -> tuple[ChangeView, ...]:
-    """Each change with its own anchor, the PR anchors it owns (first citation wins) and its backends."""
+    return _views_of(release.changes, backends)
+
+
+@functools.lru_cache(maxsize=1024)
+def _views_of(changes: tuple[Change, ...], backends: tuple[Backend, ...]) -> tuple[ChangeView, ...]:
+    """Each change with its own anchor, the PR anchors it owns (first citation wins) and its backends.
+    Memoised by value: live preview recomputes only the change lists an edit touched."""
     anchored: set[int] = set()
     taken: set[str] = set()
     views = []
-    for change in release.changes:
+    for change in changes:
         own = tuple(pr for pr in dict.fromkeys(change.prs) if pr not in anchored)
         anchored.update(own)
         views.append(ChangeView(change, _unique(change_anchor(change), taken), own, change_backends(change, backends)))

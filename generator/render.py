@@ -17,7 +17,7 @@ from markupsafe import Markup
 
 from . import textfilters, urls
 from .enrich import CHANGE_LABELS, release_date_text
-from .model import SECTION_TITLES, Site
+from .model import SECTION_TITLES, Site, parts
 
 ROOT = Path(__file__).resolve().parent.parent
 TEMPLATES = ROOT / "templates"
@@ -31,6 +31,10 @@ class Page:
     template: str
     context: dict
     source: str  # content file(s) it came from, named in a comment at the top
+    inputs: frozenset = frozenset({"*"})  # the parts of content it shows ("*": all); see `parts`
+
+
+ALL = frozenset({"*"})
 
 
 @functools.cache
@@ -64,28 +68,34 @@ def environment() -> jinja2.Environment:
 
 
 def pages(site: Site) -> list[Page]:
-    """Every page of the site, with its template and context (each page gets its own view)."""
+    """Every page of the site, with its template, context (each page gets its own view) and the
+    parts of content it shows."""
+    every = site.versions
     out = [
         Page(urls.HOME, "home.md.j2", {"view": site.release_views[site.latest.version]}, "releases/*.yaml"),
-        Page(urls.RELEASES, "releases.md.j2", {}, "releases/*.yaml"),
-        Page(urls.FEATURES, "features.md.j2", {}, "releases/*.yaml"),
-        Page(urls.BACKENDS, "backends.md.j2", {}, "backends.yaml"),
-        Page(urls.TIERS, "tiers.md.j2", {}, "tiers.yaml"),
-        Page(urls.CONTRIBUTORS, "contributors.md.j2", {}, "releases/*.yaml"),
-        Page(urls.COMPATIBILITY, "compatibility.md.j2", {}, "releases/*.yaml"),
-        Page(urls.TIMELINE, "timeline.md.j2", {}, "releases/*.yaml"),
+        Page(urls.RELEASES, "releases.md.j2", {}, "releases/*.yaml", parts(every, release=True, entries=True)),
+        Page(urls.FEATURES, "features.md.j2", {}, "releases/*.yaml", parts(every, entries=True)),
+        Page(urls.BACKENDS, "backends.md.j2", {}, "backends.yaml", parts(every, entries=True, changes=True)),
+        Page(urls.TIERS, "tiers.md.j2", {}, "tiers.yaml", parts(every, entries=True)),
+        Page(urls.CONTRIBUTORS, "contributors.md.j2", {}, "releases/*.yaml", parts(every, release=True, entries=True)),
+        Page(urls.COMPATIBILITY, "compatibility.md.j2", {}, "releases/*.yaml", parts(every, release=True)),
+        Page(urls.TIMELINE, "timeline.md.j2", {}, "releases/*.yaml", parts(every, entries=True)),
         Page(urls.COMPARE, "compare.md.j2", {}, "releases/*.yaml, changes/*.yaml"),
-        Page(urls.DEPRECATIONS, "deprecations.md.j2", {}, "releases/*.yaml"),
+        Page(urls.DEPRECATIONS, "deprecations.md.j2", {}, "releases/*.yaml", parts(every, entries=True)),
         Page(urls.API_PAGE, "api.md.j2", {}, "releases/*.yaml"),
         Page(urls.SPEED, "speed.md.j2", {"report": _benchmark()}, "../generator/benchmark.md (make bench)"),
     ]
     for release in site.releases:
         source = release.source_file + (f", changes/{release.version}.yaml" if release.changes else "")
-        out.append(Page(urls.release(release.version), "release.md.j2", {"release": release, "view": site.release_views[release.version]}, source))
+        # Its entries name their features' titles and release counts, which other releases decide.
+        mentioned = {e.release for entry in release.entries for e in site.feature_by_id[entry.id].entries}
+        view = site.release_views[release.version]
+        out.append(Page(urls.release(release.version), "release.md.j2", {"release": release, "view": view}, source, parts([release.version], release=True, changes=True) | parts(mentioned, entries=True)))
     for feature in site.features:
-        out.append(Page(urls.feature(feature.id), "feature.md.j2", {"feature": feature}, "releases/*.yaml"))
+        inputs = parts([e.release for e in feature.entries], entries=True)
+        out.append(Page(urls.feature(feature.id), "feature.md.j2", {"feature": feature}, "releases/*.yaml", inputs))
     for view in site.backend_views:
-        out.append(Page(urls.backend(view.backend.id), "backend.md.j2", {"view": view}, "backends.yaml, releases/*.yaml"))
+        out.append(Page(urls.backend(view.backend.id), "backend.md.j2", {"view": view}, "backends.yaml, releases/*.yaml", parts(every, entries=True, changes=True)))
         for release, views in view.changes_by_release:
             out.append(
                 Page(
@@ -93,6 +103,7 @@ def pages(site: Site) -> list[Page]:
                     "backend_changes.md.j2",
                     {"view": view, "release": release, "views": views},
                     f"backends.yaml, changes/{release.version}.yaml",
+                    parts([release.version], release=True, changes=True),
                 )
             )
     return out
@@ -108,8 +119,18 @@ def _benchmark() -> Markup:
     return Markup("# How fast is it\n\nNo benchmark has been published yet: run `make bench`.\n")
 
 
-def render_all(site: Site, site_url: str = "http://127.0.0.1:8000/", env: jinja2.Environment | None = None) -> dict[str, bytes]:
-    """Render every page, API file and feed to bytes, keyed by its path under docs/."""
+def render_all(
+    site: Site,
+    site_url: str = "http://127.0.0.1:8000/",
+    env: jinja2.Environment | None = None,
+    previous: dict[str, bytes] | None = None,
+    changed: frozenset | None = None,
+) -> dict[str, bytes]:
+    """Render every page, API file and feed to bytes, keyed by its path under docs/.
+
+    With `previous` (the last output) and `changed` (the content files edited since), a page or
+    file whose inputs are all unchanged keeps its previous bytes instead of being rendered again.
+    """
     from .api import render_api
     from .feeds import render_feeds
 
@@ -117,7 +138,15 @@ def render_all(site: Site, site_url: str = "http://127.0.0.1:8000/", env: jinja2
     base = site_url if site_url.endswith("/") else site_url + "/"
     rendered = {}
     versions = frozenset(site.versions)
+
+    def reusable(path: str, inputs: frozenset) -> bool:
+        return previous is not None and changed is not None and path in previous and "*" not in inputs and not inputs & changed
+
     for page in pages(site):
+        path = urls.source(page.url)
+        if reusable(path, page.inputs):
+            rendered[path] = previous[path]
+            continue
         template = env.get_template(page.template)
         helpers = {
             "link": lambda target, _u=page.url: Markup(urls.md_link(_u, target)),
@@ -131,8 +160,9 @@ def render_all(site: Site, site_url: str = "http://127.0.0.1:8000/", env: jinja2
             body = body[:end] + header + body[end:]
         else:
             body = header + body
-        rendered[urls.source(page.url)] = body.encode("utf-8")
-    rendered.update(render_api(site, base))
+        rendered[path] = body.encode("utf-8")
+    for path, (inputs, make) in render_api(site, base).items():
+        rendered[path] = previous[path] if reusable(path, inputs) else make()
     rendered.update(render_feeds(site, base))
     for asset in sorted(ASSETS.rglob("*")):
         if asset.is_file():

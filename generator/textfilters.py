@@ -26,8 +26,13 @@ def text(value) -> Markup:
     """Any value as inert inline text: escaped for HTML and Markdown, on one line."""
     if isinstance(value, Markup):
         return value
-    flat = re.sub(r"\s+", " ", str(value))
-    return Markup(flat.translate(_ENTITY))
+    return _text(str(value))
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _text(value: str) -> Markup:
+    """Memoised: matrices print the same titles and labels thousands of times."""
+    return Markup(re.sub(r"\s+", " ", value).translate(_ENTITY))
 
 
 _INLINE = re.compile(r"(`[^`\n]+`)|\[([^\[\]\n]+)\]\((https?://[^\s()<>\"'`]+)\)")

@@ -12,6 +12,7 @@ These URLs are published promises (see generator/published_urls.txt): add, never
 
 from __future__ import annotations
 
+import functools
 import posixpath
 
 HOME = ""
@@ -145,6 +146,7 @@ def at(url: str, anchor: str = "") -> str:
 # ---------------------------------------------------------------- links between pages
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def relative(from_url: str, to: str) -> str:
     """A relative URL from one page to another page, file or anchor ('releases/2.12/#x').
 
@@ -159,6 +161,7 @@ def relative(from_url: str, to: str) -> str:
     return rel + suffix
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def md_link(from_url: str, to: str) -> str:
     """A Markdown link MkDocs (and Zensical) validate: the relative path of the target's source.
 

@@ -1,0 +1,55 @@
+"""Live preview renders only what an edit touches, and what it writes equals a full render."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from generator import build
+from generator.render import render_all
+from tests.conftest import FIXTURE, ROOT
+
+EDITS = [
+    # (file, old, new): a release's own field, an entry's summary and tier, a change's text
+    ("releases/2.8.yaml", "The second fixture release.", "The second fixture release, edited."),
+    ("releases/2.8.yaml", "Widgets compile on CUDA for good.", "Widgets compile on CUDA, edited."),
+    ("changes/2.8.yaml", "Faster all_reduce", "Faster all_reduce, edited"),
+    ("releases/2.8.yaml", "    tier: api-stable", "    tier: api-unstable\n    reason: an edit"),
+]
+
+
+def _full(content: Path) -> dict[str, bytes]:
+    return render_all(build.site_model(content), build.site_url())
+
+
+@pytest.mark.parametrize("edit", EDITS, ids=[f"{e[0]}:{e[1][:20]}" for e in EDITS])
+def test_incremental_regeneration_equals_a_full_render(tmp_path, edit):
+    content = tmp_path / "content"
+    shutil.copytree(FIXTURE, content)
+    docs = tmp_path / "docs"
+    build.generate(content, docs)
+    path, old, new = edit
+    target = content / path
+    text = target.read_text(encoding="utf-8")
+    assert old in text, f"fixture no longer holds {old!r}"
+    target.write_text(text.replace(old, new), encoding="utf-8")
+    _, written = build.generate(content, docs)
+    assert written, "the edit changed nothing"
+    on_disk = {p.relative_to(docs).as_posix(): p.read_bytes() for p in docs.rglob("*") if p.is_file()}
+    assert on_disk == _full(content)
+
+
+def test_an_edit_to_a_release_summary_renders_only_the_pages_that_show_it(tmp_path):
+    content = tmp_path / "content"
+    shutil.copytree(ROOT / "content", content)
+    docs = tmp_path / "docs"
+    build.generate(content, docs)
+    target = content / "releases/2.12.yaml"
+    text = target.read_text(encoding="utf-8")
+    target.write_text(text.replace("summary: >-\n  ", "summary: >-\n  Edited. ", 1), encoding="utf-8")
+    _, written = build.generate(content, docs)
+    assert set(written) == {"index.md", "releases/2.12/index.md", "api/v1/releases/2.12.json", "feed.xml"}
+    on_disk = {p.relative_to(docs).as_posix(): p.read_bytes() for p in docs.rglob("*") if p.is_file()}
+    assert on_disk == _full(content)
