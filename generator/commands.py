@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import sys
-import threading
 import time
 from pathlib import Path
 
@@ -47,37 +46,53 @@ def build(args) -> int:
 
 
 def serve(args) -> int:
-    """Generate, then serve with live reload; regenerate whenever content or templates change."""
-    from mkdocs.commands.serve import serve as mkdocs_serve
+    """Generate, build and serve with live reload. On a save in content/ or templates/, one
+    rebuild regenerates only the pages that show what changed (build.generate) and MkDocs
+    rebuilds only those (a dirty build); the open page then reloads."""
+    import shutil
+    import tempfile
+
+    from mkdocs.commands.build import build as mkdocs_build
+    from mkdocs.livereload import LiveReloadServer
 
     docs = pipeline.DEFAULT_DOCS
-    pipeline.generate(args.content, docs)
-    watched = [Path(args.content), pipeline.ROOT / "templates"]
-    threading.Thread(target=_regenerate_on_change, args=(args.content, docs, watched), daemon=True).start()
-    # "dirty": MkDocs rebuilds only the pages the generator rewrote, so a save shows in about a second.
-    mkdocs_serve(str(pipeline.CONFIG), dev_addr=args.addr, livereload=True, build_type="dirty", docs_dir=str(docs), strict=False)
-    return 0
+    host, _, port = args.addr.rpartition(":")
+    serve_url = f"http://{host}:{port}/"
+    site_dir = Path(tempfile.mkdtemp(prefix="atlas-serve-"))
+    first = True
 
-
-def _regenerate_on_change(content: Path, docs: Path, watched: list[Path]) -> None:
-    """Poll mtimes; regenerate when one changes. MkDocs then sees the rewritten pages."""
-
-    def snapshot():
-        return {p: p.stat().st_mtime_ns for root in watched for p in root.rglob("*") if p.is_file()}
-
-    seen = snapshot()
-    while True:
-        time.sleep(0.2)
-        now = snapshot()
-        if now == seen:
-            continue
-        seen = now
+    def rebuild() -> None:
+        nonlocal first
         started = time.perf_counter()
         try:
-            _, written = pipeline.generate(content, docs)
-            print(f"regenerated {len(written)} files in {time.perf_counter() - started:.2f}s", file=sys.stderr)
-        except ContentError as exc:
+            site, written = pipeline.generate(args.content, docs)
+        except ContentError as exc:  # keep serving the last good site; say what is wrong
             print("\n".join(map(str, exc.problems)), file=sys.stderr)
+            return
+        config = pipeline.mkdocs_config(docs, site_dir, strict=False, site_url=serve_url)
+        config["plugins"]["redirects"].config["redirect_maps"] = manifest.redirects(site)
+        if first:
+            config.plugins.on_startup(command="serve", dirty=True)
+        mkdocs_build(config, serve_url=serve_url, dirty=not first)
+        first = False
+        print(f"rebuilt in {time.perf_counter() - started:.2f}s ({len(written)} pages regenerated)", file=sys.stderr)
+
+    # MkDocs' own `serve` polls every 0.5 s and watches only the generated pages; this server
+    # watches the sources and polls every 0.1 s, so a save shows in well under a second.
+    server = LiveReloadServer(builder=rebuild, host=host, port=int(port), root=str(site_dir), polling_interval=0.1)
+    try:
+        rebuild()
+        for watched in (Path(args.content), pipeline.ROOT / "templates", pipeline.CONFIG):
+            server.watch(str(watched))
+        try:
+            server.serve()
+        except KeyboardInterrupt:
+            pass
+        finally:
+            server.shutdown()
+    finally:
+        shutil.rmtree(site_dir, ignore_errors=True)
+    return 0
 
 
 def import_notes(args) -> int:
