@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: serve site check lint test test-fast bench clean
+.PHONY: serve site check lint test test-fast bench clean chromium
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -16,7 +16,8 @@ serve: $(STAMP)  ## validate, generate and serve at http://127.0.0.1:8000, regen
 	$(BIN)/python -m generator check
 	$(BIN)/python -m generator serve
 
-site: $(STAMP)  ## static build into site/
+site: $(STAMP)  ## static build into site/ for publishing at $$SITE_URL (the API and feeds hold absolute URLs)
+	@test -n "$$SITE_URL" || { echo "make site: set SITE_URL to the address the site will be published at (e.g. SITE_URL=https://example.org/atlas/ make site); the JSON API and Atom feeds carry absolute URLs, and make serve previews locally" >&2; exit 1; }
 	$(BIN)/python -m generator build --site site
 
 check: $(STAMP)
@@ -25,7 +26,17 @@ check: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check generator tests
 
-test: $(STAMP) lint  ## lint, then the whole suite, browser tests included
+# Browser tests never skip: install Debian's Chromium where we can, else stop with one line.
+chromium:
+	@command -v chromium >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "installing Debian's chromium for the browser tests" >&2; \
+	    DEBIAN_FRONTEND=noninteractive apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+	  else \
+	    echo "make test needs Chromium for its browser tests: run 'sudo apt-get install chromium', then make test" >&2; exit 1; \
+	  fi; }
+
+test: $(STAMP) lint chromium  ## lint, then the whole suite, browser tests included (installs Chromium if missing)
 	$(BIN)/python -m pytest -q
 
 test-fast: $(STAMP)  ## everything but the browser tests

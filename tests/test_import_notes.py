@@ -41,7 +41,7 @@ def import_text(text: str, name: str, release: str = "2.99", previous: str | Non
 def real_notes(release: str) -> Path:
     path = SOURCES / f"release-notes-v{release}.0.md"
     if not path.exists():
-        pytest.skip(f"{path} not found: set RELEASE_NOTES_DIR to the folder of the GitHub release notes")
+        pytest.fail(f"{path} not found: set RELEASE_NOTES_DIR to the folder of the GitHub release notes")
     return path
 
 
