@@ -99,6 +99,7 @@ def _release(site: Site, release: Release, base: str) -> bytes:
                 "prs": list(v.change.prs),
                 "backends": list(v.backends),
                 "url": urls.at(page, v.anchor),
+                "anchor": v.anchor,
             }
             for s in site.release_views[release.version].sections
             for area in s.areas

@@ -65,7 +65,7 @@ def test_every_api_change_url_opens_its_own_change(real_site: Path):
         data = json.loads(path.read_text(encoding="utf-8"))
         for change in data["change_list"]:
             page, _, anchor = change["url"].removeprefix(base).partition("#")
-            assert page == urls.release(data["version"]) and anchor, change["url"]
+            assert page == urls.release(data["version"]) and anchor == change["anchor"], change["url"]
             held = _ids(real_site / page / "index.html", cache).get(anchor)
             assert held is not None, f"{change['url']}: no element with that id"
             assert _words(change["text"]) in re.sub(r"[`*_]", "", held), f"{change['url']} opens another change"

@@ -103,7 +103,7 @@
         }
         for (const c of rel.change_list) {
           if (backend && !c.backends.includes(backend)) continue;
-          const href = page + "#" + (c.prs.length ? "pr-" + c.prs[0] : "changes");
+          const href = page + "#" + c.anchor;  // the change's own anchor, from the API
           const item = { release: rel.version, text: plain(c.text), href: href, prs: c.prs, area: c.area, kind: "change" };
           if (c.section === "bc-breaking") groups.bc.push(item);
           else if (c.section === "deprecations") groups.deprecated.push(item);
