@@ -6,10 +6,11 @@ STAMP := $(VENV)/.installed
 
 .PHONY: serve site check lint test test-fast bench clean chromium
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml package.json package-lock.json
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[test]'
+	npm ci --silent  # axe-core, for the accessibility test (tests/test_a11y.py)
 	touch $(STAMP)
 
 serve: $(STAMP)  ## validate, generate and serve at http://127.0.0.1:8000, regenerating on save

@@ -144,7 +144,29 @@
       .replace(/\[([^\]]+)\]\([^)]*\)/g, "$1").replace(/`/g, "");
   }
 
-  function init() { initFilters(); initCompare(); }
+  /* ---- Wide Markdown tables: Material wraps each in a sideways-scrolling box, which keyboard
+     users can scroll only if it takes focus (WCAG 2.1.1; axe scrollable-region-focusable). ---- */
+  function initScrollwraps() {
+    document.querySelectorAll(".md-typeset__scrollwrap").forEach(function (wrap) {
+      if (wrap.scrollWidth <= wrap.clientWidth) {
+        if (wrap.dataset.atlasFocusable) {
+          for (const name of ["tabindex", "role", "aria-label", "data-atlas-focusable"]) wrap.removeAttribute(name);
+        }
+        return;
+      }
+      if (wrap.hasAttribute("tabindex")) return;
+      let heading = wrap.previousElementSibling;
+      while (heading && !/^H[1-6]$/.test(heading.tagName)) heading = heading.previousElementSibling;
+      const title = heading ? heading.textContent.replace(/\u00b6$/, "").trim() : "";
+      wrap.setAttribute("tabindex", "0");
+      wrap.setAttribute("role", "region");
+      wrap.setAttribute("aria-label", (title ? title + ": " : "") + "table, scrolls sideways");
+      wrap.dataset.atlasFocusable = "1";
+    });
+  }
+  window.addEventListener("resize", initScrollwraps);
+
+  function init() { initFilters(); initCompare(); initScrollwraps(); }
   if (window.document$ && typeof window.document$.subscribe === "function") {
     window.document$.subscribe(init);  // Material's instant navigation swaps pages without reloading
   } else if (document.readyState === "loading") {
