@@ -6,12 +6,17 @@ STAMP := $(VENV)/.installed
 
 .PHONY: serve site check lint test test-fast bench clean chromium
 
-$(STAMP): pyproject.toml package.json package-lock.json
+AXE := node_modules/axe-core/axe.min.js
+
+$(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[test]'
-	npm ci --silent  # axe-core, for the accessibility test (tests/test_a11y.py)
 	touch $(STAMP)
+
+$(AXE): package.json package-lock.json  ## axe-core, which the accessibility test injects (tests/test_a11y.py)
+	npm ci --silent
+	touch $(AXE)
 
 serve: $(STAMP)  ## validate, generate and serve at http://127.0.0.1:8000, regenerating on save
 	$(BIN)/python -m generator check
@@ -37,7 +42,7 @@ chromium:
 	    echo "make test needs Chromium for its browser tests: run 'sudo apt-get install chromium', then make test" >&2; exit 1; \
 	  fi; }
 
-test: $(STAMP) lint chromium  ## lint, then the whole suite, browser tests included (installs Chromium if missing)
+test: $(STAMP) $(AXE) lint chromium  ## lint, then the whole suite, browser tests included (installs Chromium if missing)
 	$(BIN)/python -m pytest -q
 
 test-fast: $(STAMP)  ## everything but the browser tests
