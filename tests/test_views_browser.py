@@ -67,3 +67,22 @@ def test_timeline_filters(page, served):
     page.select_option("select[name=backend]", "")
     page.select_option("select[name=tier]", "")
     assert visible.count() == total
+
+
+@pytest.mark.parametrize("width", [1400, 390])
+@pytest.mark.parametrize("backend", ["cuda", "rocm", "xpu"])
+def test_backend_matrix_opens_on_the_newest_release_without_sideways_page_overflow(browser, served, width, backend):
+    context = browser.new_context(viewport={"width": width, "height": 900})
+    try:
+        page = context.new_page()
+        page.goto(served + f"backends/{backend}/")
+        newest = page.locator("table.atlas-matrix thead th").last
+        newest.wait_for()
+        page.wait_for_timeout(200)
+        box = newest.bounding_box()
+        assert newest.inner_text() == "2.12"
+        assert box is not None and 0 <= box["x"] and box["x"] + box["width"] <= width, f"newest column off screen: {box}"
+        # No page is wider than the screen: only the matrix scrolls sideways, inside its box.
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+    finally:
+        context.close()

@@ -166,7 +166,14 @@
   }
   window.addEventListener("resize", initScrollwraps);
 
-  function init() { initFilters(); initCompare(); initScrollwraps(); }
+  /* ---- Matrices open on the newest releases: the newest column is the one readers want. ---- */
+  function initMatrices() {
+    document.querySelectorAll(".atlas-matrix-wrap").forEach(function (wrap) {
+      wrap.scrollLeft = wrap.scrollWidth;
+    });
+  }
+
+  function init() { initFilters(); initCompare(); initScrollwraps(); initMatrices(); }
   if (window.document$ && typeof window.document$.subscribe === "function") {
     window.document$.subscribe(init);  // Material's instant navigation swaps pages without reloading
   } else if (document.readyState === "loading") {
