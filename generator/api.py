@@ -100,6 +100,10 @@ def _release(site: Site, release: Release, base: str) -> bytes:
                 "backends": list(v.backends),
                 "url": urls.at(page, v.anchor),
                 "anchor": v.anchor,
+                "note": v.change.note,
+                "kind": v.change.kind,
+                "restore": v.change.restore,
+                "removal": v.change.removal,
             }
             for s in site.release_views[release.version].sections
             for area in s.areas

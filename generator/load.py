@@ -284,6 +284,9 @@ def _change(doc: Document, i: int, raw: dict, ids: dict, problems: list[Problem]
         prs=tuple(raw.get("prs", ())),
         note=raw.get("note"),
         backends_override=tuple(override) if override is not None else None,
+        kind=raw.get("kind"),
+        restore=raw.get("restore"),
+        removal=raw.get("removal"),
     )
 
 

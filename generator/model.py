@@ -39,6 +39,15 @@ SECTIONS = (
 """The one table of sections: their order on pages, titles, the notes' headings, the schema's enum."""
 SECTION_TITLES = {s.id: s.title for s in SECTIONS}
 
+CHANGE_KINDS = {
+    "api-removed": "API removed",
+    "behaviour-change": "Behaviour change",
+    "default-change": "Default change",
+    "build-packaging": "Build and packaging",
+    "numerics": "Numerics may differ",
+}
+"""What an upgrade meets, for breaking changes and deprecations (the changes schema's `kind`)."""
+
 
 def version_key(version: str) -> tuple[int, ...]:
     """'2.10' -> (2, 10), so that 2.10 sorts after 2.9."""
@@ -156,8 +165,11 @@ class Change:
     area: str
     text: str
     prs: tuple[int, ...]
-    note: str | None
+    note: str | None  # hand-written: what breaks and what to do, in our words
     backends_override: tuple[str, ...] | None
+    kind: str | None = None  # hand-written: one of CHANGE_KINDS
+    restore: str | None = None  # hand-written: what brings the old behaviour back
+    removal: str | None = None  # hand-written: the release named for a deprecation's removal
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,7 @@ from markupsafe import Markup
 
 from . import textfilters, urls
 from .enrich import CHANGE_LABELS, release_date_text
-from .model import SECTION_TITLES, Site, parts
+from .model import CHANGE_KINDS, SECTION_TITLES, Site, parts
 
 ROOT = Path(__file__).resolve().parent.parent
 TEMPLATES = ROOT / "templates"
@@ -63,7 +63,7 @@ def environment() -> jinja2.Environment:
         pr_url=lambda n: textfilters.url(urls.pr(n)),
         tojson_attr=lambda v: textfilters.text(json.dumps(v, sort_keys=True, separators=(",", ":"))),
     )
-    env.globals.update(change_label=CHANGE_LABELS, section_title=SECTION_TITLES, urls=urls)
+    env.globals.update(change_label=CHANGE_LABELS, change_kind=CHANGE_KINDS, section_title=SECTION_TITLES, urls=urls)
     return env
 
 
