@@ -31,6 +31,7 @@ check: $(STAMP)
 
 lint: $(STAMP)
 	$(BIN)/ruff check generator tests
+	$(BIN)/ruff format --check generator tests
 
 # Browser tests never skip: install Debian's Chromium where we can, else stop with one line.
 chromium:

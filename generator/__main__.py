@@ -22,7 +22,12 @@ def parser() -> argparse.ArgumentParser:
     build.add_argument("--content", type=Path, default=DEFAULT_CONTENT)
     build.add_argument("--site", type=Path, default=Path("site"))
     build.add_argument("--docs", type=Path, default=None, help="where the generated Markdown goes (default build/docs)")
-    build.add_argument("--manifest", type=Path, default=None, help="published-URL manifest to guard (default: generator/published_urls.txt for the default content)")
+    build.add_argument(
+        "--manifest",
+        type=Path,
+        default=None,
+        help="published-URL manifest to guard (default: generator/published_urls.txt for the default content)",
+    )
     serve = sub.add_parser("serve", help="live preview: regenerate on save, reload the browser")
     serve.add_argument("--content", type=Path, default=DEFAULT_CONTENT)
     serve.add_argument("--addr", default="127.0.0.1:8000")

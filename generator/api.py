@@ -64,14 +64,20 @@ def render_api(site: Site, base: str) -> dict[str, tuple[frozenset, object]]:
     files it reads ("*": all) and a function that renders its bytes."""
     files = {
         urls.api_schema(): (ALL, SCHEMA.read_bytes),
-        urls.api_releases(): (ALL, lambda: _dump({"releases": [_release_summary(r, base) for r in reversed(site.releases)]})),
+        urls.api_releases(): (
+            ALL,
+            lambda: _dump({"releases": [_release_summary(r, base) for r in reversed(site.releases)]}),
+        ),
         urls.api_features(): (parts(site.versions, entries=True), lambda: _features(site, base)),
     }
     for release in site.releases:
         inputs = parts([release.version], release=True, entries=True, changes=True)
         files[urls.api_release(release.version)] = (inputs, lambda r=release: _release(site, r, base))
     for view in site.backend_views:
-        files[urls.api_backend(view.backend.id)] = (parts(site.versions, entries=True, changes=True), lambda v=view: _backend(v, base))
+        files[urls.api_backend(view.backend.id)] = (
+            parts(site.versions, entries=True, changes=True),
+            lambda v=view: _backend(v, base),
+        )
     return files
 
 
@@ -127,7 +133,9 @@ def _features(site: Site, base: str) -> bytes:
             "removal_planned": f.removal_planned,
             "removed_in": f.removed_in,
             "url": base + urls.feature(f.id),
-            "lifecycle": [{"release": e.release, "tier": e.tier, "change": e.change, "title": e.title} for e in f.entries],
+            "lifecycle": [
+                {"release": e.release, "tier": e.tier, "change": e.change, "title": e.title} for e in f.entries
+            ],
         }
         for f in site.features
     ]

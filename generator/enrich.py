@@ -89,7 +89,9 @@ def enrich(content: Content) -> Site:
         backend_by_id={b.id: b for b in content.backends},
         area_by_id={a.id: a for a in content.areas},
         tier_levels=_tier_levels(content.tiers),
-        backend_views=tuple(_backend_view(b, releases, features, eras, content.tiers, change_views) for b in content.backends),
+        backend_views=tuple(
+            _backend_view(b, releases, features, eras, content.tiers, change_views) for b in content.backends
+        ),
         contributors=_contributors(releases),
         timeline=Matrix(versions, tuple(_row(f, _strip(f.entries, eras, content.tiers, True)) for f in features)),
         ledger=ledger,
@@ -216,7 +218,12 @@ def _runs(cells: tuple[Cell, ...]) -> tuple[Cell, ...]:
     out: list[Cell] = []
     for cell in cells:
         prev = out[-1] if out else None
-        if prev is not None and cell.entry is None and prev.entry is None and (prev.label, prev.css) == (cell.label, cell.css):
+        if (
+            prev is not None
+            and cell.entry is None
+            and prev.entry is None
+            and (prev.label, prev.css) == (cell.label, cell.css)
+        ):
             out[-1] = Cell(prev.release, prev.tier, prev.label, prev.css, None, prev.span + 1, cell.release)
         else:
             out.append(cell)
@@ -239,7 +246,9 @@ def _features(eras: Eras, tiers: tuple[Tier, ...], releases: tuple[Release, ...]
         cells = _cells(entries, eras, tiers, False)
         backends = tuple(sorted({b for e in entries for b in e.backends}))
         strips = tuple((b, _cells(tuple(e for e in entries if b in e.backends), eras, tiers, False)) for b in backends)
-        differs = any([c.label for c in s] != [c.label for c in cells][-len(s):] for _, s in strips) and len(backends) > 1
+        differs = (
+            any([c.label for c in s] != [c.label for c in cells][-len(s) :] for _, s in strips) and len(backends) > 1
+        )
         cells = _strip(entries, eras, tiers, False)
         strips = tuple((b, _strip(tuple(e for e in entries if b in e.backends), eras, tiers, False)) for b, _ in strips)
         features.append(
@@ -283,7 +292,9 @@ def _backend_view(backend: Backend, releases, features, eras: Eras, tiers, chang
     rows.sort(key=lambda r: (_first_index(r), r.feature.title.casefold()))
     entries = tuple((r, tuple(e for e in r.entries if backend.id in e.backends)) for r in reversed(releases))
     changes = tuple(
-        (r, mine) for r in reversed(releases) if (mine := tuple(v for v in change_views[r.version] if backend.id in v.backends))
+        (r, mine)
+        for r in reversed(releases)
+        if (mine := tuple(v for v in change_views[r.version] if backend.id in v.backends))
     )
     counts = tuple(
         ChangeCount(

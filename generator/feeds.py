@@ -20,8 +20,8 @@ def _feed(title: str, self_url: str, page_url: str, items: list[tuple[Release, s
         '<feed xmlns="http://www.w3.org/2005/Atom">',
         f"  <title>{escape(title)}</title>",
         f"  <id>{escape(self_url)}</id>",
-        f"  <link rel=\"self\" type=\"application/atom+xml\" href={quoteattr(self_url)}/>",
-        f"  <link rel=\"alternate\" type=\"text/html\" href={quoteattr(page_url)}/>",
+        f'  <link rel="self" type="application/atom+xml" href={quoteattr(self_url)}/>',
+        f'  <link rel="alternate" type="text/html" href={quoteattr(page_url)}/>',
         f"  <updated>{updated}</updated>",
         "  <author><name>PyTorch Release Atlas</name></author>",
     ]
@@ -30,10 +30,10 @@ def _feed(title: str, self_url: str, page_url: str, items: list[tuple[Release, s
             "  <entry>",
             f"    <title>{escape('PyTorch ' + release.version)}</title>",
             f"    <id>{escape(link)}</id>",
-            f"    <link rel=\"alternate\" type=\"text/html\" href={quoteattr(link)}/>",
+            f'    <link rel="alternate" type="text/html" href={quoteattr(link)}/>',
             f"    <published>{_when(release.date)}</published>",
             f"    <updated>{_when(release.date)}</updated>",
-            f"    <summary type=\"text\">{escape(text)}</summary>",
+            f'    <summary type="text">{escape(text)}</summary>',
             "  </entry>",
         ]
     out.append("</feed>")
@@ -59,8 +59,14 @@ def render_feeds(site: Site, base: str) -> dict[str, bytes]:
         b = view.backend
         page = base + urls.backend(b.id)
         entries = [
-            (release, urls.at(page, urls.release_anchor(release.version)), f"{b.name} in PyTorch {release.version}: {_titles(es)}.")
+            (
+                release,
+                urls.at(page, urls.release_anchor(release.version)),
+                f"{b.name} in PyTorch {release.version}: {_titles(es)}.",
+            )
             for release, es in view.entries_by_release
         ]
-        files[urls.backend_feed(b.id)] = _feed(f"PyTorch Release Atlas: {b.name}", base + urls.backend_feed(b.id), page, entries)
+        files[urls.backend_feed(b.id)] = _feed(
+            f"PyTorch Release Atlas: {b.name}", base + urls.backend_feed(b.id), page, entries
+        )
     return files

@@ -86,7 +86,9 @@ def load(content_dir: Path) -> Content:
     for doc in filter(None, change_docs):
         version = doc.data["release"]
         _check_file_name(doc, version, problems)
-        changes_by_release[version] = tuple(_change(doc, i, c, ids, problems) for i, c in enumerate(doc.data["changes"]))
+        changes_by_release[version] = tuple(
+            _change(doc, i, c, ids, problems) for i, c in enumerate(doc.data["changes"])
+        )
         change_doc_by_release[version] = doc
 
     releases = []
@@ -101,7 +103,9 @@ def load(content_dir: Path) -> Content:
     known = {r.version for r, _ in releases}
     for version, doc in change_doc_by_release.items():
         if version not in known and not (content_dir / "releases" / f"{version}.yaml").exists():
-            problems.append(doc.problem(("release",), f"no release {version} in releases/{did_you_mean(version, known)}"))
+            problems.append(
+                doc.problem(("release",), f"no release {version} in releases/{did_you_mean(version, known)}")
+            )
     if problems:
         raise ContentError(problems)
     return Content(tuple(r for r, _ in releases), tiers, vocabularies, backends, areas)
@@ -147,15 +151,30 @@ def _tiers(doc: Document, problems: list[Problem]) -> tuple[tuple[Tier, ...], tu
         doc,
         "tiers",
         problems,
-        lambda d: Tier(d["id"], d["name"], d["label"], d["vocabulary"], d["level"], tuple(d.get("equivalent", ())), d["description"]),
+        lambda d: Tier(
+            d["id"],
+            d["name"],
+            d["label"],
+            d["vocabulary"],
+            d["level"],
+            tuple(d.get("equivalent", ())),
+            d["description"],
+        ),
     )
     tier_ids = {t.id for t in tiers}
     for i, tier in enumerate(tiers):
         if tier.vocabulary not in vocab_ids:
-            problems.append(doc.problem(("tiers", i, "vocabulary"), f"unknown vocabulary '{tier.vocabulary}'{did_you_mean(tier.vocabulary, vocab_ids)}"))
+            problems.append(
+                doc.problem(
+                    ("tiers", i, "vocabulary"),
+                    f"unknown vocabulary '{tier.vocabulary}'{did_you_mean(tier.vocabulary, vocab_ids)}",
+                )
+            )
         for j, other in enumerate(tier.equivalent):
             if other not in tier_ids:
-                problems.append(doc.problem(("tiers", i, "equivalent", j), f"unknown tier '{other}'{did_you_mean(other, tier_ids)}"))
+                problems.append(
+                    doc.problem(("tiers", i, "equivalent", j), f"unknown tier '{other}'{did_you_mean(other, tier_ids)}")
+                )
     return tiers, vocabularies
 
 
@@ -163,7 +182,9 @@ def _check_file_name(doc: Document, version: str, problems: list[Problem]) -> No
     stem = Path(doc.path).stem
     if stem != version:
         field = "version" if "version" in doc.data else "release"
-        problems.append(doc.problem((field,), f"file is named {stem!r} but holds release {version}: name it {version}.yaml"))
+        problems.append(
+            doc.problem((field,), f"file is named {stem!r} but holds release {version}: name it {version}.yaml")
+        )
 
 
 def _check_id(doc: Document, pointer: tuple, kind: str, value: str, ids: dict, problems: list[Problem]) -> None:
@@ -189,21 +210,33 @@ def _release(doc, ids, tiers, vocabularies, changes_by_release, problems) -> Rel
     tier_by_id = {t.id: t for t in tiers}
     vocab_ids = {v.id for v in vocabularies}
     if d["tier_vocabulary"] not in vocab_ids:
-        problems.append(doc.problem(("tier_vocabulary",), f"unknown vocabulary '{d['tier_vocabulary']}'{did_you_mean(d['tier_vocabulary'], vocab_ids)}"))
+        problems.append(
+            doc.problem(
+                ("tier_vocabulary",),
+                f"unknown vocabulary '{d['tier_vocabulary']}'{did_you_mean(d['tier_vocabulary'], vocab_ids)}",
+            )
+        )
     entries, seen = [], {}
     for i, raw in enumerate(d["features"]):
         at = ("features", i)
         if ".." in raw["id"]:
             problems.append(doc.problem(at + ("id",), f"'{raw['id']}' is not a valid id: '..' is not allowed"))
         if raw["id"] in seen:
-            problems.append(doc.problem(at + ("id",), f"duplicate feature id '{raw['id']}' (first at line {seen[raw['id']]})"))
+            problems.append(
+                doc.problem(at + ("id",), f"duplicate feature id '{raw['id']}' (first at line {seen[raw['id']]})")
+            )
         seen.setdefault(raw["id"], doc.at(at)[0])
         tier = raw.get("tier")
         if tier is not None:
             _check_id(doc, at + ("tier",), "tier", tier, ids, problems)
             vocab = tier_by_id[tier].vocabulary if tier in tier_by_id else "all"
             if vocab not in ("all", d["tier_vocabulary"]):
-                problems.append(doc.problem(at + ("tier",), f"tier '{tier}' belongs to the {vocab} vocabulary, but {version} uses {d['tier_vocabulary']}"))
+                problems.append(
+                    doc.problem(
+                        at + ("tier",),
+                        f"tier '{tier}' belongs to the {vocab} vocabulary, but {version} uses {d['tier_vocabulary']}",
+                    )
+                )
         backends = _as_tuple(raw.get("backends"))
         for j, backend in enumerate(backends):
             pointer = at + ("backends", j) if isinstance(raw.get("backends"), list) else at + ("backends",)
@@ -252,7 +285,9 @@ def _release(doc, ids, tiers, vocabularies, changes_by_release, problems) -> Rel
     patches = tuple(Patch(p["version"], p["date"], p.get("summary"), p["source"]) for p in d.get("patches", ()))
     for i, patch in enumerate(patches):
         if not patch.version.startswith(version + "."):
-            problems.append(doc.problem(("patches", i, "version"), f"patch {patch.version} is not a patch of {version}"))
+            problems.append(
+                doc.problem(("patches", i, "version"), f"patch {patch.version} is not a patch of {version}")
+            )
     return Release(
         version=version,
         date=date,
@@ -294,11 +329,23 @@ def _check_order(releases: list[tuple[Release, Document]], problems: list[Proble
     """Versions and dates must rise together, and `previous` must name the release before."""
     for (before, _), (after, doc) in zip(releases, releases[1:], strict=False):
         if before.version == after.version:
-            problems.append(doc.problem(("version",), f"release {after.version} is defined twice (also in {before.source_file})"))
+            problems.append(
+                doc.problem(("version",), f"release {after.version} is defined twice (also in {before.source_file})")
+            )
         elif after.date <= before.date:
-            problems.append(doc.problem(("date",), f"{after.version} is dated {after.date}, not after {before.version} ({before.date}): releases out of date order"))
+            problems.append(
+                doc.problem(
+                    ("date",),
+                    f"{after.version} is dated {after.date}, not after {before.version} ({before.date}): releases out of date order",
+                )
+            )
         if after.previous != before.version and before.version != after.version:
-            problems.append(doc.problem(("previous",), f"previous is {after.previous}, but the release before {after.version} is {before.version}"))
+            problems.append(
+                doc.problem(
+                    ("previous",),
+                    f"previous is {after.previous}, but the release before {after.version} is {before.version}",
+                )
+            )
 
 
 def _check_lifecycles(releases, tier_by_id: dict, problems: list[Problem]) -> None:
@@ -309,7 +356,10 @@ def _check_lifecycles(releases, tier_by_id: dict, problems: list[Problem]) -> No
         for i, entry in enumerate(release.entries):
             if entry.change == "new" and entry.id in first:
                 problems.append(
-                    doc.problem(("features", i, "change"), f"'{entry.id}' was already announced in {first[entry.id]}: use improved or promoted")
+                    doc.problem(
+                        ("features", i, "change"),
+                        f"'{entry.id}' was already announced in {first[entry.id]}: use improved or promoted",
+                    )
                 )
             first.setdefault(entry.id, release.version)
             tier = tier_by_id.get(entry.tier)

@@ -35,7 +35,9 @@ def published(site: Site) -> set[str]:
 
 def redirects(site: Site) -> dict[str, str]:
     """mkdocs-redirects map: old feature page -> new feature page."""
-    return {urls.source(urls.feature(alias)): urls.source(urls.feature(f.id)) for f in site.features for alias in f.aliases}
+    return {
+        urls.source(urls.feature(alias)): urls.source(urls.feature(f.id)) for f in site.features for alias in f.aliases
+    }
 
 
 def covered(site: Site) -> set[str]:
@@ -44,7 +46,9 @@ def covered(site: Site) -> set[str]:
     for f in site.features:
         for alias in f.aliases:
             out.add(urls.feature(alias))
-            out.update(urls.at(urls.release(e.release), urls.entry_anchor(alias)) for e in f.entries if alias in e.aliases)
+            out.update(
+                urls.at(urls.release(e.release), urls.entry_anchor(alias)) for e in f.entries if alias in e.aliases
+            )
     return out
 
 
@@ -52,15 +56,31 @@ def guard(site: Site, manifest: Path) -> bool:
     """Fail on vanished URLs; otherwise add new ones to the manifest. Returns True if it was rewritten."""
     old = set()
     if manifest.exists():
-        old = {ln.strip() for ln in manifest.read_text(encoding="utf-8").splitlines() if ln.strip() and not ln.startswith("#")}
+        old = {
+            ln.strip()
+            for ln in manifest.read_text(encoding="utf-8").splitlines()
+            if ln.strip() and not ln.startswith("#")
+        }
     now = published(site)
     gone = sorted(old - now - covered(site))
     if gone:
         name = manifest.name
         raise ContentError(
-            [Problem(str(manifest), 1, 1, f"published URL /{url} would disappear: keep it, or give the feature an alias so it redirects") for url in gone]
+            [
+                Problem(
+                    str(manifest),
+                    1,
+                    1,
+                    f"published URL /{url} would disappear: keep it, or give the feature an alias so it redirects",
+                )
+                for url in gone
+            ]
             if len(gone) <= 50
-            else [Problem(str(manifest), 1, 1, f"{len(gone)} published URLs would disappear (first: /{gone[0]}); see {name}")]
+            else [
+                Problem(
+                    str(manifest), 1, 1, f"{len(gone)} published URLs would disappear (first: /{gone[0]}); see {name}"
+                )
+            ]
         )
     text = HEADER + "".join(f"{u}\n" for u in sorted(old | now))
     return write_atomic(manifest, text.encode("utf-8"))  # a killed build never leaves it half-written

@@ -24,7 +24,11 @@ class Section:
 
 
 SECTIONS = (
-    Section("bc-breaking", "Backwards-incompatible changes", ("backwards incompatible changes", "backward incompatible changes")),
+    Section(
+        "bc-breaking",
+        "Backwards-incompatible changes",
+        ("backwards incompatible changes", "backward incompatible changes"),
+    ),
     Section("deprecations", "Deprecations", ("deprecations",)),
     Section("new-features", "New features", ("new features",)),
     Section("improvements", "Improvements", ("improvements",)),

@@ -23,6 +23,7 @@ ROOT = Path(__file__).resolve().parent.parent
 TEMPLATES = ROOT / "templates"
 ASSETS = TEMPLATES / "assets"
 
+
 @dataclass(frozen=True)
 class Page:
     """A generated page: its URL (from generator.urls) and the template that renders it."""
@@ -90,12 +91,28 @@ def pages(site: Site) -> list[Page]:
         # Its entries name their features' titles and release counts, which other releases decide.
         mentioned = {e.release for entry in release.entries for e in site.feature_by_id[entry.id].entries}
         view = site.release_views[release.version]
-        out.append(Page(urls.release(release.version), "release.md.j2", {"release": release, "view": view}, source, parts([release.version], release=True, changes=True) | parts(mentioned, entries=True)))
+        out.append(
+            Page(
+                urls.release(release.version),
+                "release.md.j2",
+                {"release": release, "view": view},
+                source,
+                parts([release.version], release=True, changes=True) | parts(mentioned, entries=True),
+            )
+        )
     for feature in site.features:
         inputs = parts([e.release for e in feature.entries], entries=True)
         out.append(Page(urls.feature(feature.id), "feature.md.j2", {"feature": feature}, "releases/*.yaml", inputs))
     for view in site.backend_views:
-        out.append(Page(urls.backend(view.backend.id), "backend.md.j2", {"view": view}, "backends.yaml, releases/*.yaml", parts(every, entries=True, changes=True)))
+        out.append(
+            Page(
+                urls.backend(view.backend.id),
+                "backend.md.j2",
+                {"view": view},
+                "backends.yaml, releases/*.yaml",
+                parts(every, entries=True, changes=True),
+            )
+        )
         for release, views in view.changes_by_release:
             out.append(
                 Page(
@@ -140,7 +157,13 @@ def render_all(
     versions = frozenset(site.versions)
 
     def reusable(path: str, inputs: frozenset) -> bool:
-        return previous is not None and changed is not None and path in previous and "*" not in inputs and not inputs & changed
+        return (
+            previous is not None
+            and changed is not None
+            and path in previous
+            and "*" not in inputs
+            and not inputs & changed
+        )
 
     for page in pages(site):
         path = urls.source(page.url)

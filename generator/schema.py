@@ -54,15 +54,29 @@ def _explain(doc: Document, error: jsonschema.ValidationError) -> list[Problem]:
         return [doc.problem(pointer, f"missing required field '{missing}'")]
     if error.validator == "type" and isinstance(instance, float) and "string" in str(schema.get("type")):
         text = _float_text(instance)
-        return [doc.problem(pointer, f'write the version in quotes, "{text}": unquoted, YAML reads {text} as the number {float(instance)!r}')]
+        return [
+            doc.problem(
+                pointer,
+                f'write the version in quotes, "{text}": unquoted, YAML reads {text} as the number {float(instance)!r}',
+            )
+        ]
     if error.validator == "enum":
-        return [doc.problem(pointer, f"{instance!r} is not one of {', '.join(map(str, schema['enum']))}{did_you_mean(instance, schema['enum'])}")]
+        return [
+            doc.problem(
+                pointer,
+                f"{instance!r} is not one of {', '.join(map(str, schema['enum']))}{did_you_mean(instance, schema['enum'])}",
+            )
+        ]
     if error.validator == "pattern":
         pattern = schema["pattern"]
         if pattern.startswith("^https?://"):
             return [doc.problem(pointer, f"not an http(s) URL: {_short(instance)}")]
         if "a-z0-9" in pattern:
-            return [doc.problem(pointer, f"{_short(instance)} is not a valid id: use lowercase letters, digits, '.' and '-'")]
+            return [
+                doc.problem(
+                    pointer, f"{_short(instance)} is not a valid id: use lowercase letters, digits, '.' and '-'"
+                )
+            ]
         return [doc.problem(pointer, f"{_short(instance)} does not have the expected form ({pattern})")]
     if error.validator == "format" and schema.get("format") == "date":
         return [doc.problem(pointer, f"{_short(instance)} is not a real date (YYYY-MM-DD)")]

@@ -64,7 +64,12 @@ class WrittenFloat(float):
     """A float that remembers how it was written, so `2.10` can be quoted back as "2.10"."""
 
     def __new__(cls, text: str):
-        obj = super().__new__(cls, yaml.SafeLoader.yaml_constructors["tag:yaml.org,2002:float"](_CONSTRUCTOR, yaml.ScalarNode("tag:yaml.org,2002:float", text)))
+        obj = super().__new__(
+            cls,
+            yaml.SafeLoader.yaml_constructors["tag:yaml.org,2002:float"](
+                _CONSTRUCTOR, yaml.ScalarNode("tag:yaml.org,2002:float", text)
+            ),
+        )
         obj.text = text
         return obj
 

@@ -37,7 +37,9 @@ def main(argv: list[str] | None = None) -> int:
     port = free_port()
     server = subprocess.Popen(
         [sys.executable, "-m", "generator", "serve", "--content", str(content), "--addr", f"127.0.0.1:{port}"],
-        cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
     )
     url = f"http://127.0.0.1:{port}/releases/2.12/"
     release = content / "releases" / "2.12.yaml"
@@ -90,7 +92,9 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _args(argv):
-    parser = argparse.ArgumentParser(description="Live-preview latency: save a YAML file, time until the browser shows it.")
+    parser = argparse.ArgumentParser(
+        description="Live-preview latency: save a YAML file, time until the browser shows it."
+    )
     parser.add_argument("--tries", type=int, default=3)
     parser.add_argument("--append", help="append the results as a Markdown section to this file")
     return parser.parse_args(argv)

@@ -90,7 +90,9 @@ def build_site(out: Path, site_url: str, content: Path | None = None) -> Path:
 def chromium():
     """A headless system Chromium under Playwright; fails (never skips) if Chromium is not installed."""
     if not CHROMIUM.exists():
-        pytest.fail(f"{CHROMIUM} not found: run `make test` (it installs Debian's chromium) or `apt-get install chromium`")
+        pytest.fail(
+            f"{CHROMIUM} not found: run `make test` (it installs Debian's chromium) or `apt-get install chromium`"
+        )
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:

@@ -45,7 +45,9 @@ def content_copy(tmp_path) -> Path:
 
 def run_cli(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
     """python -m generator ARGS, as a user runs it."""
-    return subprocess.run([sys.executable, "-m", "generator", *args], cwd=cwd, capture_output=True, text=True, timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", "generator", *args], cwd=cwd, capture_output=True, text=True, timeout=300
+    )
 
 
 @pytest.fixture(scope="session")

@@ -22,7 +22,9 @@ LOCAL = "http://127.0.0.1:8000/"
 
 def validator(name: str) -> jsonschema.Draft202012Validator:
     schema = json.loads(SCHEMA.read_text(encoding="utf-8"))
-    return jsonschema.Draft202012Validator({"$ref": f"#/$defs/{name}", "$defs": schema["$defs"]}, format_checker=jsonschema.FormatChecker())
+    return jsonschema.Draft202012Validator(
+        {"$ref": f"#/$defs/{name}", "$defs": schema["$defs"]}, format_checker=jsonschema.FormatChecker()
+    )
 
 
 def to_file(site: Path, url: str, base: str = LOCAL) -> Path:
@@ -73,8 +75,25 @@ def test_feeds_parse_and_their_links_resolve(real_site: Path):
 def build_fixture(content: Path, out: Path, manifest: Path, **env) -> subprocess.CompletedProcess:
     """python -m generator build on a fixture, guarding the given manifest."""
     return subprocess.run(
-        [sys.executable, "-m", "generator", "build", "--content", str(content), "--site", str(out / "site"), "--docs", str(out / "docs"), "--manifest", str(manifest)],
-        cwd=ROOT, capture_output=True, text=True, timeout=300, env={**os.environ, **env},
+        [
+            sys.executable,
+            "-m",
+            "generator",
+            "build",
+            "--content",
+            str(content),
+            "--site",
+            str(out / "site"),
+            "--docs",
+            str(out / "docs"),
+            "--manifest",
+            str(manifest),
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**os.environ, **env},
     )
 
 
@@ -140,9 +159,25 @@ def test_sub_path_hosting_over_http(tmp_path):
     def build(url: str) -> None:
         holder["base"] = url + "atlas/"
         proc = subprocess.run(
-            [sys.executable, "-m", "generator", "build", "--content", str(FIXTURE), "--site", str(root / "atlas"),
-             "--docs", str(tmp_path / "docs"), "--manifest", str(tmp_path / "urls.txt")],
-            cwd=ROOT, capture_output=True, text=True, timeout=300, env={**os.environ, "SITE_URL": holder["base"]},
+            [
+                sys.executable,
+                "-m",
+                "generator",
+                "build",
+                "--content",
+                str(FIXTURE),
+                "--site",
+                str(root / "atlas"),
+                "--docs",
+                str(tmp_path / "docs"),
+                "--manifest",
+                str(tmp_path / "urls.txt"),
+            ],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=300,
+            env={**os.environ, "SITE_URL": holder["base"]},
         )
         assert proc.returncode == 0, proc.stderr
 

@@ -35,8 +35,6 @@ def test_no_request_leaves_the_machine(visits, url):
     assert watch.foreign_requests() == []
 
 
-
-
 @pytest.mark.parametrize("url", PAGES)
 def test_no_console_errors(visits, url):
     assert visits[url].errors() == []

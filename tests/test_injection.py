@@ -312,8 +312,6 @@ def test_hostile_text_is_shown_as_written(hostile_pages, page, text):
     assert normalised(text) in hostile_pages[page].text
 
 
-
-
 @pytest.mark.parametrize("name", ["features/mesh/index.html", "backends/cuda/index.html"])
 def test_front_matter_titles_are_text(hostile_titles_site, fixture_site, name):
     page = Page((hostile_titles_site / name).read_text(encoding="utf-8"))

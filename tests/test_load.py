@@ -44,7 +44,9 @@ def test_unquoted_version_is_refused_with_its_position(content_copy):
 
 def test_unknown_key_suggests_the_right_one(content_copy):
     edit(content_copy, "    tier: api-stable", "    teir: api-stable")
-    assert problems(content_copy) == ["releases/2.8.yaml:12:5: features[0].teir: unknown field 'teir' (did you mean 'tier'?)"]
+    assert problems(content_copy) == [
+        "releases/2.8.yaml:12:5: features[0].teir: unknown field 'teir' (did you mean 'tier'?)"
+    ]
 
 
 def test_unknown_tier_backend_and_area_ids(content_copy):
@@ -67,7 +69,10 @@ def test_enum_value_gets_did_you_mean(content_copy):
 
 def test_duplicate_feature_id(content_copy):
     edit(content_copy, "  - id: mesh", "  - id: widget-compiler")
-    assert "releases/2.8.yaml:20:9: features[1].id: duplicate feature id 'widget-compiler' (first at line 10)" in problems(content_copy)
+    assert (
+        "releases/2.8.yaml:20:9: features[1].id: duplicate feature id 'widget-compiler' (first at line 10)"
+        in problems(content_copy)
+    )
 
 
 def test_duplicate_yaml_key(content_copy):
@@ -183,4 +188,7 @@ def test_the_schema_enum_of_sections_is_the_sections_table():
     on_disk = json.loads((SCHEMA_DIR / "changes.schema.json").read_text(encoding="utf-8"))
     section = on_disk["properties"]["changes"]["items"]["properties"]["section"]
     assert section["enum"] == [s.id for s in SECTIONS]
-    assert validator("changes").schema["properties"]["changes"]["items"]["properties"]["section"]["enum"] == section["enum"]
+    assert (
+        validator("changes").schema["properties"]["changes"]["items"]["properties"]["section"]["enum"]
+        == section["enum"]
+    )

@@ -39,7 +39,9 @@ def test_item_pages_stay_out_of_the_nav(real_site: Path):
 
 def test_crawler_reports_a_broken_link_and_anchor(tmp_path: Path):
     (tmp_path / "a").mkdir()
-    (tmp_path / "index.html").write_text('<a href="a/">ok</a><a href="b/">gone</a><a href="a/#nope">x</a><p id="here"></p><a href="#here">y</a>')
+    (tmp_path / "index.html").write_text(
+        '<a href="a/">ok</a><a href="b/">gone</a><a href="a/#nope">x</a><p id="here"></p><a href="#here">y</a>'
+    )
     (tmp_path / "a/index.html").write_text("<h1 id='top'>A</h1><a href='../../a/'>one ../ too many</a>")
     assert broken_links(tmp_path) == [
         "a/index.html -> ../../a/ (above the site's root)",

@@ -16,7 +16,17 @@ def test_backend_page_shows_the_matrix(page, served):
     assert matrix.locator("tbody tr").count() >= 5
     # Cells name their tier in text, and link to the release entry.
     cell = matrix.locator("tbody td.atlas-cell a").first
-    assert cell.inner_text() in {"Prototype", "Beta", "Stable", "Unstable", "Deprecated", "Removed", "New", "Improved", "Promoted"}
+    assert cell.inner_text() in {
+        "Prototype",
+        "Beta",
+        "Stable",
+        "Unstable",
+        "Deprecated",
+        "Removed",
+        "New",
+        "Improved",
+        "Promoted",
+    }
     cell.click()
     page.wait_for_url("**/releases/**#*")
 
@@ -81,7 +91,9 @@ def test_backend_matrix_opens_on_the_newest_release_without_sideways_page_overfl
         page.wait_for_timeout(200)
         box = newest.bounding_box()
         assert newest.inner_text() == "2.12"
-        assert box is not None and 0 <= box["x"] and box["x"] + box["width"] <= width, f"newest column off screen: {box}"
+        assert box is not None and 0 <= box["x"] and box["x"] + box["width"] <= width, (
+            f"newest column off screen: {box}"
+        )
         # No page is wider than the screen: only the matrix scrolls sideways, inside its box.
         assert page.evaluate("document.documentElement.scrollWidth") <= width
     finally:
