@@ -10,15 +10,19 @@ list item is nested) and `build` walks the classified lines, collecting each cha
 Between the two, `import_notes` refuses notes nested too deeply for the site to render.
 
 How a line under a section is read:
-- A heading is an *area* heading when its body starts with a list, a sub-heading or a bold label;
-  it is an *entry* heading (a change by itself: the heading and everything up to the next heading
-  of its level or higher, code and sub-headings included) when it cites a PR or its body starts
-  with prose or code (the style of "Backwards Incompatible Changes").
+- A heading is an *area* heading when its body starts with a list, a sub-heading or a bold label,
+  or with an intro paragraph over list items that mostly cite PRs; it is an *entry* heading (a
+  change by itself: the heading and everything up to the next heading of its level or higher,
+  code and sub-headings included) when it cites a PR or its body starts with prose or code (the
+  style of "Backwards Incompatible Changes"). An entry heading never names an area.
 - A top-level list item is a change, with its nested items and the lines that follow it
   (continuations, paragraphs and code after a blank line), up to the next item or heading.
-- A list item that cites no PR, is one line long, and whose nested items mostly cite PRs is a
-  *group* ("- c10d" over a list of changes): its words extend the area and each nested item is
-  a change.
+- A list item that cites no PR, is one line long, has no explanation of its own beside its
+  nested items, and whose nested items mostly cite PRs is a *group*: each nested item is a
+  change. A short label ("- c10d", at most LABEL_WORDS words) extends the area; a longer one
+  ("- Several operator decomps received improvements/bugfixes:") is a sentence, kept in each
+  change's text above the nested item as its context. The same holds for a PR-less line
+  directly followed by sibling items ("New meta tensor implementations:" over "* nonzero (#1)").
 - A PR-less entry heading met inside the body of a list-item change at a deeper level than its
   area ("### Version <2.9" under a deprecation bullet) continues that change.
 """
@@ -422,9 +426,7 @@ class _Builder:
         # A paragraph or code block indented like the nested items, not under one of them,
         # explains the bullet as a whole ("User code … does not need to change"): one change.
         own_after = any(
-            self.lines[j].strip()
-            and not _ITEM.match(self.lines[j])
-            and first < _indent(self.lines[j]) <= child_indent
+            self.lines[j].strip() and not _ITEM.match(self.lines[j]) and first < _indent(self.lines[j]) <= child_indent
             for c in chunks
             for j in c[1:]
             if not self.code[j] or _FENCE_OPEN.match(self.lines[j])
