@@ -229,7 +229,7 @@ class _Builder:
             self.warnings.append(f"{path}:1: no release-notes section heading found")
         self.section: str | None = None  # None: header or Highlights, skipped
         self.base_area: list[str] = []  # the heading text of an unknown section
-        self.stack: list[tuple[int, str]] = []  # (level, label) of area headings
+        self.stack: list[tuple[int, str, bool]] = []  # (level, label, written in bold) of area headings
         self.bold: str | None = None
         self.block: list[int] = []  # line indices of the change being collected
         self.run: list[tuple[list[int], bool]] = []  # earlier blocks of this area: (lines, is item)
@@ -271,7 +271,7 @@ class _Builder:
         """Handle a heading below the section level; return the next line to read."""
         if not self._is_entry_heading(i, level, title):
             self._flush()
-            self.stack = [s for s in self.stack if s[0] < level] + [(level, clean_label(title))]
+            self.stack = [s for s in self.stack if s[0] < level] + [(level, clean_label(title), _is_bold(title))]
             self.bold = None
             return i + 1
         end = i + 1
@@ -330,6 +330,9 @@ class _Builder:
         if m and not find_prs(line):
             self._flush()
             self.bold = clean_label(m[2])
+            # Under "##### **Decompositions**", "**Dynamic shapes**" is a sibling, written alike.
+            if self.stack and self.stack[-1][2]:
+                self.stack.pop()
             return
         item = _ITEM.match(line)
         if item and (self.block_item < 0 or _indent(line) <= _indent(self.lines[self.block_item]) + 1):
@@ -362,7 +365,7 @@ class _Builder:
         )
 
     def _open(self, i: int, is_item: bool = False) -> None:
-        parts = self.base_area + [label for _, label in self.stack] + ([self.bold] if self.bold else [])
+        parts = self.base_area + [label for _, label, _ in self.stack] + ([self.bold] if self.bold else [])
         area = AREA_SEPARATOR.join(p for p in parts if p)
         if area != self.block_area:
             self._flush()
@@ -479,6 +482,11 @@ class _Builder:
                 fence_pad = min(pad, spaces)
             out.append(line[min(fence_pad if in_code else pad, spaces) :])
         return "\n".join(out).strip("\n")
+
+
+def _is_bold(title: str) -> bool:
+    """Whether a heading's whole title is bold ("##### **Decompositions**")."""
+    return bool(re.fullmatch(r"(\*\*|__)(?![*_\s]).+?\1[ \t]*:?", title.strip()))
 
 
 def _marker(line: str) -> str:
