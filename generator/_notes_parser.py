@@ -10,15 +10,19 @@ list item is nested) and `build` walks the classified lines, collecting each cha
 Between the two, `import_notes` refuses notes nested too deeply for the site to render.
 
 How a line under a section is read:
-- A heading is an *area* heading when its body starts with a list, a sub-heading or a bold label;
-  it is an *entry* heading (a change by itself: the heading and everything up to the next heading
-  of its level or higher, code and sub-headings included) when it cites a PR or its body starts
-  with prose or code (the style of "Backwards Incompatible Changes").
+- A heading is an *area* heading when its body starts with a list, a sub-heading or a bold label,
+  or with an intro paragraph over list items that mostly cite PRs; it is an *entry* heading (a
+  change by itself: the heading and everything up to the next heading of its level or higher,
+  code and sub-headings included) when it cites a PR or its body starts with prose or code (the
+  style of "Backwards Incompatible Changes"). An entry heading never names an area.
 - A top-level list item is a change, with its nested items and the lines that follow it
   (continuations, paragraphs and code after a blank line), up to the next item or heading.
-- A list item that cites no PR, is one line long, and whose nested items mostly cite PRs is a
-  *group* ("- c10d" over a list of changes): its words extend the area and each nested item is
-  a change.
+- A list item that cites no PR, is one line long, has no explanation of its own beside its
+  nested items, and whose nested items mostly cite PRs is a *group*: each nested item is a
+  change. A short label ("- c10d", at most LABEL_WORDS words) extends the area; a longer one
+  ("- Several operator decomps received improvements/bugfixes:") is a sentence, kept in each
+  change's text above the nested item as its context. The same holds for a PR-less line
+  directly followed by sibling items ("New meta tensor implementations:" over "* nonzero (#1)").
 - A PR-less entry heading met inside the body of a list-item change at a deeper level than its
   area ("### Version <2.9" under a deprecation bullet) continues that change.
 """
@@ -30,6 +34,7 @@ from dataclasses import dataclass
 from itertools import pairwise
 
 AREA_SEPARATOR = " › "
+LABEL_WORDS = 4  # a group label of more words is a sentence: kept in the text, not the area
 
 # Section heading text (lower-cased, emoji/punctuation/bold removed) -> section id.
 # None means "Highlights": it feeds features, not changes, and is skipped.
@@ -224,7 +229,7 @@ class _Builder:
             self.warnings.append(f"{path}:1: no release-notes section heading found")
         self.section: str | None = None  # None: header or Highlights, skipped
         self.base_area: list[str] = []  # the heading text of an unknown section
-        self.stack: list[tuple[int, str]] = []  # (level, label) of area headings
+        self.stack: list[tuple[int, str, bool]] = []  # (level, label, written in bold) of area headings
         self.bold: str | None = None
         self.block: list[int] = []  # line indices of the change being collected
         self.run: list[tuple[list[int], bool]] = []  # earlier blocks of this area: (lines, is item)
@@ -264,9 +269,9 @@ class _Builder:
 
     def _heading(self, i: int, level: int, title: str) -> int:
         """Handle a heading below the section level; return the next line to read."""
-        if not self._is_entry_heading(i, title):
+        if not self._is_entry_heading(i, level, title):
             self._flush()
-            self.stack = [s for s in self.stack if s[0] < level] + [(level, clean_label(title))]
+            self.stack = [s for s in self.stack if s[0] < level] + [(level, clean_label(title), _is_bold(title))]
             self.bold = None
             return i + 1
         end = i + 1
@@ -285,7 +290,7 @@ class _Builder:
             self._flush()
         return end
 
-    def _is_entry_heading(self, i: int, title: str) -> bool:
+    def _is_entry_heading(self, i: int, level: int, title: str) -> bool:
         if find_prs(title):
             return True
         for j in range(i + 1, len(self.lines)):
@@ -295,8 +300,23 @@ class _Builder:
             if self.heading[j]:
                 return False
             if line.strip():
-                return not (_ITEM.match(line) or _BOLD_LINE.match(line) or _TOC_LINE.match(line))
+                if _ITEM.match(line) or _BOLD_LINE.match(line) or _TOC_LINE.match(line):
+                    return False
+                return not self._body_lists_changes(i, level)
         return False
+
+    def _body_lists_changes(self, i: int, level: int) -> bool:
+        """Whether the body of the heading at `i` holds list items that mostly cite PRs: an intro
+        paragraph over a list of changes ("Operator decompositions … received several
+        improvements:") makes an area heading, not one change."""
+        cites = total = 0
+        for j in range(i + 1, len(self.lines)):
+            if self.heading[j] and self.heading[j][0] <= level:
+                break
+            if not self.code[j] and _ITEM.match(self.lines[j]) and not _TOC_LINE.match(self.lines[j]):
+                total += 1
+                cites += bool(find_prs(self.lines[j]))
+        return total >= 2 and 2 * cites > total
 
     def _line(self, i: int) -> None:
         line = self.lines[i]
@@ -310,18 +330,42 @@ class _Builder:
         if m and not find_prs(line):
             self._flush()
             self.bold = clean_label(m[2])
+            # Under "##### **Decompositions**", "**Dynamic shapes**" is a sibling, written alike.
+            if self.stack and self.stack[-1][2]:
+                self.stack.pop()
             return
         item = _ITEM.match(line)
         if item and (self.block_item < 0 or _indent(line) <= _indent(self.lines[self.block_item]) + 1):
             if not _TOC_LINE.match(line):  # "- [Highlights](#highlights)" lists sections, not changes
                 self._open(i, is_item=True)
+        elif not item and self._labels_next_items(i):
+            self._open(i)
         elif self.block:
             self.block.append(i)
         else:
             self._open(i)
 
+    def _labels_next_items(self, i: int) -> bool:
+        """Whether line `i`, unindented prose right below a list item, is rather the PR-less label
+        of the items that follow it ("New meta tensor implementations for a few operators:")."""
+        if self.block_item < 0 or i + 1 >= len(self.lines) or find_prs(self.lines[i]):
+            return False
+        indent, nxt = _indent(self.lines[self.block_item]), self.lines[i + 1]
+        before, line = self.lines[i - 1].rstrip(), self.lines[i].rstrip()
+        # Not a wrapped sentence: the line above ends the item with its PRs, and this one is no
+        # sentence's end ("…deprecated (#1). Please use\nthe other options." stays one change).
+        return (
+            before.endswith(")")
+            and bool(find_prs(before))
+            and not line.endswith((".", ",", ";"))
+            and _indent(self.lines[i]) <= indent
+            and not self.code[i + 1]
+            and bool(_ITEM.match(nxt))
+            and _indent(nxt) <= indent + 1
+        )
+
     def _open(self, i: int, is_item: bool = False) -> None:
-        parts = self.base_area + [label for _, label in self.stack] + ([self.bold] if self.bold else [])
+        parts = self.base_area + [label for _, label, _ in self.stack] + ([self.bold] if self.bold else [])
         area = AREA_SEPARATOR.join(p for p in parts if p)
         if area != self.block_area:
             self._flush()
@@ -339,30 +383,37 @@ class _Builder:
         self._emit_run(self.run, self.block_area)
         self.block, self.block_item, self.run = [], -1, []
 
-    def _emit_run(self, blocks: list[tuple[list[int], bool]], area: str) -> None:
-        """Emit sibling blocks; a PR-less one-line item directly followed (no blank line) by
-        sibling items is a flattened group ("- Enhanced Windows support" over "- load_inline")."""
+    def _emit_run(self, blocks: list[tuple[list[int], bool]], area: str, context: tuple[int, ...] = ()) -> None:
+        """Emit sibling blocks; a PR-less one-line item or line directly followed (no blank line)
+        by sibling items is a flattened group ("- Enhanced Windows support" over "- load_inline")."""
         k = 0
         while k < len(blocks):
             lines, is_item = blocks[k]
             end = k + 1
-            if is_item and len(lines) == 1 and not find_prs(self.lines[lines[0]]):
-                while end < len(blocks) and blocks[end][1] and self.lines[blocks[end - 1][0][-1]].strip():
+            if len(lines) == 1 and not find_prs(self.lines[lines[0]]):
+                # The group ends at a blank line, or where the bullet character changes (a new list).
+                while (
+                    end < len(blocks)
+                    and blocks[end][1]
+                    and self.lines[blocks[end - 1][0][-1]].strip()
+                    and _marker(self.lines[blocks[end][0][0]]) == _marker(self.lines[blocks[k + 1][0][0]])
+                ):
                     end += 1
             children = [c for c, _ in blocks[k + 1 : end]]
             if children and self._mostly_cite_prs(children):
-                self._emit_run([(c, True) for c in children], self._sub_area(area, lines[0]))
+                self._emit_group(children, area, context, lines[0])
             elif is_item:
-                self._emit_item(lines, area)
+                self._emit_item(lines, area, context)
                 end = k + 1
             else:
-                self._emit(lines, area)
+                self._emit(lines, area, context)
                 end = k + 1
             k = end
 
-    def _emit_item(self, lines: list[int], area: str) -> None:
-        """Emit a list item as one change, or as a group when it is a PR-less one-line label
-        over nested items that mostly cite PRs (see the module docstring)."""
+    def _emit_item(self, lines: list[int], area: str, context: tuple[int, ...] = ()) -> None:
+        """Emit a list item as one change, or as a group when it is a PR-less one-line bullet
+        over nested items that mostly cite PRs and has no words of its own besides (see the
+        module docstring)."""
         first = _indent(self.lines[lines[0]])
         starts: list[int] = []
         child_indent = None
@@ -375,21 +426,45 @@ class _Builder:
                 starts.append(k)
         chunks = [lines[a:b] for a, b in pairwise([*starts, len(lines)])]
         own_more = starts and any(self.lines[j].strip() for j in lines[1 : starts[0]])
-        if chunks and not own_more and not find_prs(self.lines[lines[0]]) and self._mostly_cite_prs(chunks):
-            self._emit_run([(c, True) for c in chunks], self._sub_area(area, lines[0]))
+        # A paragraph or code block indented like the nested items, not under one of them,
+        # explains the bullet as a whole ("User code … does not need to change"): one change.
+        own_after = any(
+            self.lines[j].strip() and not _ITEM.match(self.lines[j]) and first < _indent(self.lines[j]) <= child_indent
+            for c in chunks
+            for j in c[1:]
+            if not self.code[j] or _FENCE_OPEN.match(self.lines[j])
+        )
+        if (
+            chunks
+            and not own_more
+            and not own_after
+            and not find_prs(self.lines[lines[0]])
+            and self._mostly_cite_prs(chunks)
+        ):
+            self._emit_group(chunks, area, context, lines[0])
         else:
-            self._emit(lines, area)
+            self._emit(lines, area, context)
+
+    def _emit_group(self, children: list[list[int]], area: str, context: tuple[int, ...], label_line: int) -> None:
+        """Emit each child of a group: a short label ("c10d", "Context Parallel") extends the
+        area; a longer one ("Several operator decomps received improvements/bugfixes:") is kept
+        in each child's text, above it, as its context."""
+        label = self._label(label_line)
+        if len(label.split()) <= LABEL_WORDS and ". " not in label:
+            self._emit_run([(c, True) for c in children], AREA_SEPARATOR.join(p for p in (area, label) if p), context)
+        else:
+            self._emit_run([(c, True) for c in children], area, (*context, label_line))
 
     def _mostly_cite_prs(self, chunks: list[list[int]]) -> bool:
         return 2 * sum(1 for c in chunks if find_prs(self._text(c))) > len(chunks)
 
-    def _sub_area(self, area: str, label_line: int) -> str:
+    def _label(self, label_line: int) -> str:
         line = self.lines[label_line]
-        label = clean_label(line[_ITEM.match(line).end() :])
-        return AREA_SEPARATOR.join(p for p in (area, label) if p)
+        item = _ITEM.match(line)
+        return clean_label(line[item.end() :] if item else line)
 
-    def _emit(self, lines: list[int], area: str) -> None:
-        text = self._text(lines)
+    def _emit(self, lines: list[int], area: str, context: tuple[int, ...] = ()) -> None:
+        text = self._text([*context, *lines])
         if text:
             self.changes.append(ImportedChange(self.section or OTHER, _fit(area), text, find_prs(text)))
 
@@ -407,6 +482,18 @@ class _Builder:
                 fence_pad = min(pad, spaces)
             out.append(line[min(fence_pad if in_code else pad, spaces) :])
         return "\n".join(out).strip("\n")
+
+
+def _is_bold(title: str) -> bool:
+    """Whether a heading's whole title is bold ("##### **Decompositions**")."""
+    return bool(re.fullmatch(r"(\*\*|__)(?![*_\s]).+?\1[ \t]*:?", title.strip()))
+
+
+def _marker(line: str) -> str:
+    """A list item's bullet character ("-", "*", "+"), or "1" for a numbered item."""
+    m = _ITEM.match(line)
+    mark = line[m.end(1)] if m else ""
+    return "1" if mark.isdigit() else mark
 
 
 def _fit(area: str) -> str:

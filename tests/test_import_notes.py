@@ -14,7 +14,7 @@ import pytest
 import yaml
 
 from generator import import_notes
-from generator._notes_parser import classify
+from generator._notes_parser import SECTIONS, classify, section_key
 from generator.errors import ContentError
 from generator.import_notes import ImportedChange, parse_notes, render_changes_yaml
 from generator.writer import write_atomic
@@ -28,7 +28,9 @@ SCHEMA = json.loads((ROOT / "generator" / "schemas" / "changes.schema.json").rea
 # The raw notes live beside the project (../shared/sources), not in it; a clone elsewhere can
 # point RELEASE_NOTES_DIR at them.
 SOURCES = Path(os.environ.get("RELEASE_NOTES_DIR", ROOT.parent / "shared" / "sources"))
-REAL_RELEASES = ["2.7", "2.8", "2.9", "2.10"]
+REAL_RELEASES = ["2.5", "2.6", "2.7", "2.8", "2.9", "2.10", "2.11", "2.12"]
+# The GitHub release notes of each release, as ../shared/sources/INDEX.md names them.
+NOTES_FILES = {"2.5": "release-notes-v2.5.0.scraped-copy.md"}
 GOLDEN_INPUTS = sorted(p.name for p in GOLDEN_DIR.glob("*.md"))
 
 
@@ -39,7 +41,7 @@ def import_text(text: str, name: str, release: str = "2.99", previous: str | Non
 
 
 def real_notes(release: str) -> Path:
-    path = SOURCES / f"release-notes-v{release}.0.md"
+    path = SOURCES / NOTES_FILES.get(release, f"release-notes-v{release}.0.md")
     if not path.exists():
         pytest.fail(f"{path} not found: set RELEASE_NOTES_DIR to the folder of the GitHub release notes")
     return path
@@ -143,11 +145,15 @@ def pr_refs(markdown: str) -> list[int]:
 
 
 def notes_body(markdown: str) -> str:
-    """Everything after the Highlights section, which the real notes all open with."""
-    lines = markdown.split("\n")
-    sections = [i for i, line in enumerate(lines) if line.startswith("# ")]
-    assert lines[sections[1]].strip() == "# Highlights", "the notes no longer open with Highlights"
-    return "\n".join(lines[sections[2] :])
+    """Everything after the Highlights section, which the real notes all open with (as "# Highlights"
+    or "## **Highlights**"; a scraped copy has a few header lines above it, and CRLF endings)."""
+    lines = markdown.replace("\r\n", "\n").split("\n")
+    headings = [(i, len(m[1]), m[2]) for i, line in enumerate(lines) if (m := re.match(r"(#+)\s+(.*)", line))]
+    at = [k for k, (_, _, title) in enumerate(headings) if title.strip("* ").lower() == "highlights"]
+    assert at, "the notes no longer open with Highlights"
+    level = headings[at[0]][1]
+    after = next(i for i, depth, _ in headings[at[0] + 1 :] if depth <= level)
+    return "\n".join(lines[after:])
 
 
 def committed(release: str) -> dict:
@@ -170,6 +176,23 @@ def test_every_pr_reference_is_imported_and_none_invented(release):
     )
 
 
+@pytest.mark.parametrize("release", REAL_RELEASES)
+def test_committed_changes_cite_exactly_the_prs_of_the_notes(release):
+    """The committed change list holds the distinct PRs the notes cite, by the rule above and
+    independently of the importer: none left out, none invented."""
+    expected = set(pr_refs(notes_body(real_notes(release).read_text(encoding="utf-8"))))
+    assert expected, "no PR references found: has the notes' format changed?"
+    assert {n for c in committed(release)["changes"] for n in c["prs"]} == expected
+
+
+@pytest.mark.parametrize("release", REAL_RELEASES)
+def test_a_heading_that_is_a_change_is_no_area(release):
+    """A heading citing PRs (2.11's "### … (#172598)" breaking changes) is a change itself: it
+    never names the area of other changes, and no area is a sentence cut at the schema's limit."""
+    for change in committed(release)["changes"]:
+        assert not pr_refs(change["area"]) and not change["area"].endswith("…"), change["area"]
+
+
 def test_real_reference_forms():
     """Spot checks of the rule above on the forms the real notes use."""
     prs = {
@@ -182,6 +205,9 @@ def test_real_reference_forms():
     assert {149407, 149680, 148799, 148801} <= prs["2.8"]  # "#149407/#149680", a list broken over lines
     assert 163588 not in prs["2.10"] and 163986 in prs["2.10"]  # "(closes #163588) ([#163986](…))"
     assert {166357, 163908, 117351} <= prs["2.10"]  # links to "pytorch/pytorch/- pull/N"; a plain (#117351)
+    assert 130823 not in prs["2.5"] and 132479 in prs["2.5"]  # "exposed in the issue #130823 (#132479)"
+    assert 172663 not in prs["2.11"] and 162143 not in prs["2.11"]  # "[#172663](…/issues/172663)", an issue link
+    assert 172598 in prs["2.11"]  # in a "### … (#172598)" breaking-change heading
 
 
 @pytest.mark.parametrize("release", REAL_RELEASES)
@@ -197,7 +223,8 @@ def test_no_line_of_a_section_is_dropped(release):
         if not words or words in in_texts:
             continue
         label = re.sub(r"^(#+|[-*+])\s+", "", words).strip("*_ :")
-        assert label in area_words or words.startswith("# "), f"dropped: {line!r}"
+        section = words.startswith("#") and section_key(words) in SECTIONS
+        assert label in area_words or section, f"dropped: {line!r}"
 
 
 @pytest.mark.parametrize("release", REAL_RELEASES)
