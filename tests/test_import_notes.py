@@ -262,10 +262,10 @@ def test_import_of_the_largest_notes_is_fast():
 
 def test_yaml_round_trips_awkward_strings():
     odd = [
-        ImportedChange("other", "", "- tab\there\n\n#not a comment: really", ()),
+        ImportedChange("other", "", "- tab\there #not a comment: really", ()),
         ImportedChange("other", "Build: CUDA › `torch.x` #1", "'quoted' \"double\" \\ back", (1, 2)),
         ImportedChange("other", "yes", "line\u2028separator and \x85 next-line and \x07 bell", ()),
-        ImportedChange("other", "2.10", "- code\n  ```\n    indented\n  ```", (3,)),
+        ImportedChange("other", "2.10", "- a record that wraps\n  onto a second line (#3)", (3,)),
     ]
     data = yaml.safe_load(render_changes_yaml("2.10", "https://example.org/x", odd, None))
     assert data["release"] == "2.10"
@@ -544,4 +544,27 @@ def test_reimport_through_the_command_is_byte_identical(release, tmp_path, capsy
     assert capsys.readouterr().out == ""  # --diff: nothing to change
     fresh = tmp_path / "fresh" / f"{release}.yaml"
     assert import_notes.command(str(notes_path), release, str(fresh), False, str(ROOT / "content")) == 0
-    assert fresh.read_bytes() == committed_text
+    # A fresh import is the committed file without its hand-written fields.
+    committed = yaml.safe_load(committed_text)
+    for change in committed["changes"]:
+        for key in import_notes.HAND_WRITTEN:
+            change.pop(key, None)
+    assert yaml.safe_load(fresh.read_bytes()) == committed
+
+
+@pytest.mark.parametrize("release", ["2.5", "2.6", "2.7", "2.8", "2.9", "2.10", "2.11", "2.12"])
+def test_stored_change_texts_are_record_lines_only(release):
+    """The notes' explanations and code examples are theirs: a stored text is the record line
+    (with a wrapped continuation, or a parent line as context), never a paragraph or code."""
+    data = yaml.safe_load((ROOT / "content" / "changes" / f"{release}.yaml").read_text(encoding="utf-8"))
+    for change in data["changes"]:
+        text = change["text"]
+        assert "```" not in text and "~~~" not in text, text
+        assert "\n\n" not in text and len(text.split("\n")) <= 3, text
+
+
+def test_import_stores_the_record_and_not_the_explanation_or_code():
+    notes = "## Backwards Incompatible Changes\n\n- Removed `foo` (#11)\n\n  Use `bar` instead, as shown:\n\n  ```py\n  bar()\n  ```\n"
+    changes = parse_notes(notes, "n.md").changes
+    data = yaml.safe_load(render_changes_yaml("2.99", "https://example.org/x", changes, None))
+    assert [c["text"] for c in data["changes"]] == ["- Removed `foo` (#11)"]

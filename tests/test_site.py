@@ -99,3 +99,21 @@ def test_matrix_rows_cover_every_release_and_grow_with_entries_not_releases():
     compile_row = next(r for r in site.timeline.rows if r.feature.id == "torch-compile")
     carried = [c for c in compile_row.cells if c.entry is None and c.span > 1]
     assert carried and all(c.last for c in carried)
+
+
+def test_every_breaking_change_and_deprecation_says_what_to_do():
+    """2.5–2.12: each breaking change and deprecation has a note of ours (a full sentence) and a kind."""
+    from generator.build import site_model
+    from generator.model import CHANGE_KINDS
+
+    site = site_model(ROOT / "content")
+    checked = 0
+    for release in site.releases:
+        for change in release.changes:
+            if change.section not in ("bc-breaking", "deprecations"):
+                continue
+            where = f"{release.version}: {change.text[:80]}"
+            assert change.note and len(change.note.split()) >= 6 and change.note.rstrip().endswith((".", ")")), where
+            assert change.kind in CHANGE_KINDS, where
+            checked += 1
+    assert checked >= 130
