@@ -110,6 +110,8 @@ def _release(site: Site, release: Release, base: str) -> bytes:
                 "kind": v.change.kind,
                 "restore": v.change.restore,
                 "removal": v.change.removal,
+                "group": v.group,
+                "symbols": list(v.symbols),
             }
             for s in site.release_views[release.version].sections
             for area in s.areas

@@ -14,8 +14,10 @@ import re
 import unicodedata
 from collections import defaultdict
 
+from . import symbols
 from .model import (
     SECTIONS,
+    UPGRADE_GROUPS,
     Backend,
     BackendView,
     Cell,
@@ -37,6 +39,7 @@ from .model import (
     Site,
     Tier,
     TierLevel,
+    UpgradeGroup,
     version_key,
 )
 
@@ -96,6 +99,7 @@ def enrich(content: Content) -> Site:
         timeline=Matrix(versions, tuple(_row(f, _strip(f.entries, eras, content.tiers, True)) for f in features)),
         ledger=ledger,
         ledger_overdue=sum(1 for row in ledger if row.overdue),
+        defaults=tuple((r, v) for r in reversed(releases) for v in change_views[r.version] if v.group == "defaults"),
         release_views={r.version: _release_view(r, content, change_views[r.version]) for r in releases},
         entries_by_tier={t.id: tuple(e for e in all_entries if e.tier == t.id) for t in content.tiers},
         source_date_epoch=calendar.timegm(max(r.date for r in releases).timetuple()),
@@ -127,6 +131,7 @@ def _release_view(release: Release, content: Content, changes: tuple[ChangeView,
         leaving=tuple(e for e in entries if e.change in ("deprecated", "removed")),
         people=tuple(sorted({n for e in entries for n in e.contributors}, key=str.casefold)),
         sections=_sections(changes),
+        upgrade=_upgrade(release, changes),
     )
 
 
@@ -340,8 +345,47 @@ def _views_of(changes: tuple[Change, ...], backends: tuple[Backend, ...]) -> tup
     for change in changes:
         own = tuple(pr for pr in dict.fromkeys(change.prs) if pr not in anchored)
         anchored.update(own)
-        views.append(ChangeView(change, _unique(change_anchor(change), taken), own, change_backends(change, backends)))
+        views.append(
+            ChangeView(
+                change,
+                _unique(change_anchor(change), taken),
+                own,
+                change_backends(change, backends),
+                symbols.of_text(change.text, change.note, change.restore),
+                upgrade_group(change),
+            )
+        )
     return tuple(views)
+
+
+def upgrade_group(change: Change) -> str:
+    """Where a change goes in an upgrade guide (UPGRADE_GROUPS), "" when an upgrade need not act."""
+    if change.section == "deprecations":
+        return "deprecations"
+    if change.section != "bc-breaking" and change.kind is None:
+        return ""
+    if change.kind in ("default-change", "behaviour-change", "numerics"):
+        return "defaults"
+    if change.kind == "api-removed":
+        return "removals"
+    return "breaking"
+
+
+def _upgrade(release: Release, views: tuple[ChangeView, ...]) -> tuple[UpgradeGroup, ...]:
+    """Upgrading to this release from the one before: its changes that need action, step by step."""
+    out = []
+    for group_id, title in UPGRADE_GROUPS:
+        if group_id == "new":
+            entries = tuple(e for e in release.entries if e.change in ("new", "promoted"))
+            if entries:
+                out.append(UpgradeGroup(group_id, title, (), entries))
+            continue
+        mine = [v for v in views if v.group == group_id]
+        areas = list(dict.fromkeys(v.change.area for v in mine))
+        mine.sort(key=lambda v: areas.index(v.change.area))
+        if mine:
+            out.append(UpgradeGroup(group_id, title, tuple(mine)))
+    return tuple(out)
 
 
 def _sections(views: tuple[ChangeView, ...]) -> tuple[ChangeSection, ...]:

@@ -282,6 +282,28 @@ class ChangeView:
     anchor: str  # its own anchor on the release page, unique there and stable across re-imports
     anchors: tuple[int, ...]  # PRs whose #pr-N anchor lives on this change (first citation wins)
     backends: tuple[str, ...]
+    symbols: tuple[str, ...] = ()  # torch.* names, config keys, env vars, CLI flags it names (paste filter)
+    group: str = ""  # its UPGRADE_GROUPS id, "" for changes an upgrade need not act on
+
+
+@dataclass(frozen=True)
+class UpgradeGroup:
+    """One step of an upgrade guide: e.g. the default and behaviour changes, by area."""
+
+    id: str
+    title: str
+    changes: tuple[ChangeView, ...]  # by area, then notes order
+    entries: tuple = ()  # model.Entry: new features and promotions (the "new" group only)
+
+
+UPGRADE_GROUPS = (
+    ("breaking", "Breaking changes"),
+    ("defaults", "Default and behaviour changes"),
+    ("removals", "Removals"),
+    ("deprecations", "Deprecations"),
+    ("new", "New features and promotions"),
+)
+"""The order in which a reader works through an upgrade (the /upgrade/ guide and release pages)."""
 
 
 @dataclass(frozen=True)
@@ -332,6 +354,7 @@ class ReleaseView:
     leaving: tuple[Entry, ...]  # deprecated or removed here
     people: tuple[str, ...]  # named contributors, sorted
     sections: tuple[ChangeSection, ...]  # the imported change list, by section and area
+    upgrade: tuple[UpgradeGroup, ...]  # upgrading from the previous release, non-empty groups
 
 
 @dataclass(frozen=True)
@@ -375,6 +398,7 @@ class Site:
     timeline: Matrix
     ledger: tuple[LedgerRow, ...]
     ledger_overdue: int
+    defaults: tuple[tuple[Release, ChangeView], ...]  # default and behaviour changes, newest first
     release_views: dict = field(hash=False)  # version -> ReleaseView
     entries_by_tier: dict = field(hash=False)  # tier id -> entries, newest first
     source_date_epoch: int  # the newest release date, for reproducible builds

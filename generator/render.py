@@ -17,7 +17,7 @@ from markupsafe import Markup
 
 from . import textfilters, urls
 from .enrich import CHANGE_LABELS, release_date_text
-from .model import CHANGE_KINDS, SECTION_TITLES, Site, parts
+from .model import CHANGE_KINDS, SECTION_TITLES, UPGRADE_GROUPS, Site, parts
 
 ROOT = Path(__file__).resolve().parent.parent
 TEMPLATES = ROOT / "templates"
@@ -56,6 +56,7 @@ def environment() -> jinja2.Environment:
     env.filters.update(
         text=textfilters.text,
         rich=textfilters.rich,
+        record=textfilters.record,
         blocks=textfilters.blocks,
         url=textfilters.url,
         num=lambda n: f"{n:,}",
@@ -64,7 +65,13 @@ def environment() -> jinja2.Environment:
         pr_url=lambda n: textfilters.url(urls.pr(n)),
         tojson_attr=lambda v: textfilters.text(json.dumps(v, sort_keys=True, separators=(",", ":"))),
     )
-    env.globals.update(change_label=CHANGE_LABELS, change_kind=CHANGE_KINDS, section_title=SECTION_TITLES, urls=urls)
+    env.globals.update(
+        upgrade_groups=UPGRADE_GROUPS,
+        change_label=CHANGE_LABELS,
+        change_kind=CHANGE_KINDS,
+        section_title=SECTION_TITLES,
+        urls=urls,
+    )
     return env
 
 
@@ -82,6 +89,13 @@ def pages(site: Site) -> list[Page]:
         Page(urls.COMPATIBILITY, "compatibility.md.j2", {}, "releases/*.yaml", parts(every, release=True)),
         Page(urls.TIMELINE, "timeline.md.j2", {}, "releases/*.yaml", parts(every, entries=True)),
         Page(urls.COMPARE, "compare.md.j2", {}, "releases/*.yaml, changes/*.yaml"),
+        Page(
+            urls.UPGRADE,
+            "upgrade.md.j2",
+            {},
+            "releases/*.yaml, changes/*.yaml",
+            parts(every, release=True, changes=True),
+        ),
         Page(urls.DEPRECATIONS, "deprecations.md.j2", {}, "releases/*.yaml", parts(every, entries=True)),
         Page(urls.API_PAGE, "api.md.j2", {}, "releases/*.yaml"),
         Page(urls.SPEED, "speed.md.j2", {"report": _benchmark()}, "../generator/benchmark.md (make bench)"),

@@ -56,6 +56,19 @@ def rich(value) -> Markup:
     return Markup("".join(out))
 
 
+_MARKER = re.compile(r"^\s*(?:[-*+]|#{1,6})\s+")
+
+
+def record(value) -> Markup:
+    """A change's record line as one inline line: list and heading marks gone, lines joined, and
+    links reduced to their text (the record is itself a link to the change)."""
+    lines = [_MARKER.sub("", line).strip() for line in str(value).split("\n")]
+    return rich(_LINK.sub(r"\1", " ".join(line for line in lines if line)))
+
+
+_LINK = re.compile(r"\[([^\[\]\n]+)\]\([^()\s]+\)")
+
+
 def _emphasis(part: str) -> str:
     piece = str(text(part))
     piece = re.sub(r"&#42;&#42;(.+?)&#42;&#42;", r"<strong>\1</strong>", piece)

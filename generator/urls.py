@@ -27,6 +27,7 @@ COMPARE = "compare/"
 DEPRECATIONS = "deprecations/"
 API_PAGE = "api/"
 SPEED = "speed/"
+UPGRADE = "upgrade/"
 
 API = "api/v1/"
 FEED = "feed.xml"

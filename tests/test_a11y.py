@@ -29,6 +29,7 @@ PAGES = [
     "compatibility/",
     "timeline/",
     "compare/?from=2.8&to=2.10",
+    "upgrade/?from=2.4&to=2.12&backend=rocm",
     "deprecations/",
     "api/",
     "speed/",

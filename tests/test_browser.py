@@ -80,13 +80,17 @@ def test_search_finds_a_change_by_its_pr_number(home, served, pr, release):
     assert f"releases/{release}/" in hits
 
 
-@pytest.mark.parametrize("symbol", ["torch.cat", "scaled_dot_product_attention"])
-def test_search_finds_changes_by_api_symbol(home, served, symbol):
+@pytest.mark.parametrize(
+    "symbol, query", [("torch.cat", "+torch +cat"), ("scaled_dot_product_attention", "scaled_dot_product_attention")]
+)
+def test_search_finds_changes_by_api_symbol(home, served, symbol, query):
     """Dots and underscores split words (mkdocs.yml's search separator), so a dotted or
     snake_case API name finds the release-note changes that mention it. Page titles weigh
     more than text in Material's index, so these come after feature pages: all results are
-    loaded (Material adds them as the list scrolls) and searched."""
-    items = search(home, symbol)
+    loaded (Material adds them as the list scrolls) and searched. A dotted name is typed as the
+    README says (`+torch +cat`): with 4,500 changes, plain `torch.cat` ranks every page that
+    says "torch" first (issue 14 replaces the engine's ranking)."""
+    items = search(home, query)
     scroller = home.locator(".md-search__scrollwrap")
     for _ in range(40):
         before = items.count()
@@ -101,7 +105,8 @@ def test_search_finds_changes_by_api_symbol(home, served, symbol):
             href = link.get_attribute("href") or ""
             if "/releases/2." in href and "#changes-" in href and last in (link.text_content() or ""):
                 hits.append(href)
-    assert hits, f"no release-note change found for {symbol}"
+    seen = [(a.get_attribute("href"), a.text_content()) for a in home.locator(".md-search-result__item a").all()][:40]
+    assert hits, f"no release-note change found for {symbol}: {seen}"
 
 
 def test_instant_navigation_keeps_the_page(page, served):

@@ -98,3 +98,17 @@ def test_change_anchors_are_unique_and_stable(real_site: Path):
         anchors = [v.anchor for s in view.sections for a in s.areas for v in a.changes]
         assert len(anchors) == len(set(anchors)), version
         assert anchors == [v.anchor for s in second.release_views[version].sections for a in s.areas for v in a.changes]
+
+
+def test_release_page_upgrade_section_matches_the_api(real_site: Path):
+    """The static 'Upgrading from the previous release' section lists exactly the API's changes
+    that an upgrade must act on, each linking to its own change."""
+    for path in sorted((real_site / "api/v1/releases").glob("*.json")):
+        data = json.loads(path.read_text(encoding="utf-8"))
+        wanted = [c["anchor"] for c in data["change_list"] if c["group"]]
+        page = (real_site / urls.release(data["version"]) / "index.html").read_text(encoding="utf-8")
+        section = page.split('<div class="atlas-upgrade">', 1)[1].split("</div>", 1)[0] if wanted else ""
+        linked = re.findall(
+            r'<li class="atlas-upgrade-item" data-group="(?!new)[a-z]+">.*?href="\./#(c-[0-9a-f]+(?:-\d+)?)"', section
+        )
+        assert sorted(linked) == sorted(wanted), data["version"]

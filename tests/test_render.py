@@ -24,6 +24,7 @@ PAGES = [
     "compatibility/index.md",
     "timeline/index.md",
     "compare/index.md",
+    "upgrade/index.md",
     "deprecations/index.md",
     "api/index.md",
     "speed/index.md",
