@@ -85,7 +85,15 @@ def changed_parts(last: _Last | None, key: tuple, stamps: dict, shape: tuple, si
             out.add(f"changes:{new.version}")
         if replace(new, entries=(), changes=()) != replace(old, entries=(), changes=()):
             out.add(f"release:{new.version}")
+    if any(k.startswith("changes:") for k in out):  # a change may join or leave a feature's page
+        for fid in site.feature_changes.keys() | last.site.feature_changes.keys():
+            if _anchors(site.feature_changes.get(fid)) != _anchors(last.site.feature_changes.get(fid)):
+                out.add(f"feature:{fid}")
     return frozenset(out)
+
+
+def _anchors(items) -> tuple:
+    return tuple((release.version, view) for release, view in items or ())
 
 
 def generate(content_dir: Path, docs_dir: Path = DEFAULT_DOCS) -> tuple[Site, list[str]]:

@@ -73,7 +73,8 @@ def enrich(content: Content) -> Site:
     features = _features(eras, content.tiers, releases)
     feature_by_id = {f.id: f for f in features}
     versions = tuple(r.version for r in releases)
-    change_views = {r.version: _change_views(r, content.backends) for r in releases}
+    by_pr = _features_by_pr(releases)
+    change_views = {r.version: _change_views(r, content.backends, by_pr) for r in releases}
     ledger = _ledger(features, releases)
     all_entries = [e for r in reversed(releases) for e in r.entries]
     return Site(
@@ -99,6 +100,7 @@ def enrich(content: Content) -> Site:
         timeline=Matrix(versions, tuple(_row(f, _strip(f.entries, eras, content.tiers, True)) for f in features)),
         ledger=ledger,
         ledger_overdue=sum(1 for row in ledger if row.overdue),
+        feature_changes=_feature_changes(releases, change_views),
         defaults=tuple((r, v) for r in reversed(releases) for v in change_views[r.version] if v.group == "defaults"),
         release_views={r.version: _release_view(r, content, change_views[r.version]) for r in releases},
         entries_by_tier={t.id: tuple(e for e in all_entries if e.tier == t.id) for t in content.tiers},
@@ -331,17 +333,39 @@ def change_anchor(change: Change) -> str:
     return "c-" + hashlib.sha1(record.encode("utf-8")).hexdigest()[:8]
 
 
-def _change_views(release: Release, backends: tuple[Backend, ...]) -> tuple[ChangeView, ...]:
-    return _views_of(release.changes, backends)
+def _feature_changes(releases, change_views) -> dict[str, tuple]:
+    out: dict[str, list] = defaultdict(list)
+    for release in reversed(releases):
+        for view in change_views[release.version]:
+            for fid in view.features:
+                out[fid].append((release, view))
+    return {fid: tuple(items) for fid, items in out.items()}
+
+
+def _features_by_pr(releases: tuple[Release, ...]) -> dict[int, tuple[str, ...]]:
+    """PR number -> ids of the features whose entries cite it."""
+    out: dict[int, list[str]] = defaultdict(list)
+    for release in releases:
+        for entry in release.entries:
+            for pr in entry.prs:
+                if entry.id not in out[pr]:
+                    out[pr].append(entry.id)
+    return {pr: tuple(ids) for pr, ids in out.items()}
+
+
+def _change_views(release: Release, backends: tuple[Backend, ...], by_pr: dict) -> tuple[ChangeView, ...]:
+    cited = tuple(sorted((pr, by_pr[pr]) for c in release.changes for pr in c.prs if pr in by_pr))
+    return _views_of(release.changes, backends, cited)
 
 
 @functools.lru_cache(maxsize=1024)
-def _views_of(changes: tuple[Change, ...], backends: tuple[Backend, ...]) -> tuple[ChangeView, ...]:
+def _views_of(changes: tuple[Change, ...], backends: tuple[Backend, ...], cited: tuple) -> tuple[ChangeView, ...]:
     """Each change with its own anchor, the PR anchors it owns (first citation wins) and its backends.
     Memoised by value: live preview recomputes only the change lists an edit touched."""
     anchored: set[int] = set()
     taken: set[str] = set()
     views = []
+    by_pr = dict(cited)
     for change in changes:
         own = tuple(pr for pr in dict.fromkeys(change.prs) if pr not in anchored)
         anchored.update(own)
@@ -351,8 +375,11 @@ def _views_of(changes: tuple[Change, ...], backends: tuple[Backend, ...]) -> tup
                 _unique(change_anchor(change), taken),
                 own,
                 change_backends(change, backends),
-                symbols.of_text(change.text, change.note, change.restore),
-                upgrade_group(change),
+                symbols=symbols.of_text(change.text, change.note, change.restore),
+                group=upgrade_group(change),
+                features=tuple(
+                    dict.fromkeys(change.features + tuple(f for pr in change.prs for f in by_pr.get(pr, ())))
+                ),
             )
         )
     return tuple(views)

@@ -100,6 +100,7 @@ def load(content_dir: Path) -> Content:
     _check_order(releases, problems)
     _check_lifecycles(releases, {t.id: t for t in tiers}, problems)
     _check_aliases(releases, problems)
+    _check_change_features(releases, change_doc_by_release, problems)
     known = {r.version for r, _ in releases}
     for version, doc in change_doc_by_release.items():
         if version not in known and not (content_dir / "releases" / f"{version}.yaml").exists():
@@ -322,6 +323,7 @@ def _change(doc: Document, i: int, raw: dict, ids: dict, problems: list[Problem]
         kind=raw.get("kind"),
         restore=raw.get("restore"),
         removal=raw.get("removal"),
+        features=tuple(raw.get("features", ())),
     )
 
 
@@ -391,3 +393,15 @@ def _check_aliases(releases, problems: list[Problem]) -> None:
                     message = f"alias '{alias}' is claimed by '{owner[alias]}' too"
                 if message:
                     problems.append(doc.problem(("features", i, "aliases", j), message))
+
+
+def _check_change_features(releases, change_docs: dict, problems: list[Problem]) -> None:
+    """A change's hand-written `features:` must name features some release announces."""
+    ids = {e.id for release, _ in releases for e in release.entries}
+    for doc in change_docs.values():
+        for i, raw in enumerate(doc.data["changes"]):
+            for j, fid in enumerate(raw.get("features", ())):
+                if fid not in ids:
+                    problems.append(
+                        doc.problem(("changes", i, "features", j), f"unknown feature '{fid}'{did_you_mean(fid, ids)}")
+                    )

@@ -174,6 +174,7 @@ class Change:
     kind: str | None = None  # hand-written: one of CHANGE_KINDS
     restore: str | None = None  # hand-written: what brings the old behaviour back
     removal: str | None = None  # hand-written: the release named for a deprecation's removal
+    features: tuple[str, ...] = ()  # hand-written: feature ids it belongs to
 
 
 @dataclass(frozen=True)
@@ -283,6 +284,7 @@ class ChangeView:
     anchors: tuple[int, ...]  # PRs whose #pr-N anchor lives on this change (first citation wins)
     backends: tuple[str, ...]
     symbols: tuple[str, ...] = ()  # torch.* names, config keys, env vars, CLI flags it names (paste filter)
+    features: tuple[str, ...] = ()  # its features: hand-written, or entries citing one of its PRs
     group: str = ""  # its UPGRADE_GROUPS id, "" for changes an upgrade need not act on
 
 
@@ -399,6 +401,7 @@ class Site:
     ledger: tuple[LedgerRow, ...]
     ledger_overdue: int
     defaults: tuple[tuple[Release, ChangeView], ...]  # default and behaviour changes, newest first
+    feature_changes: dict = field(hash=False)  # feature id -> ((Release, ChangeView), ...), newest first
     release_views: dict = field(hash=False)  # version -> ReleaseView
     entries_by_tier: dict = field(hash=False)  # tier id -> entries, newest first
     source_date_epoch: int  # the newest release date, for reproducible builds

@@ -115,8 +115,9 @@ def pages(site: Site) -> list[Page]:
             )
         )
     for feature in site.features:
-        inputs = parts([e.release for e in feature.entries], entries=True)
-        out.append(Page(urls.feature(feature.id), "feature.md.j2", {"feature": feature}, "releases/*.yaml", inputs))
+        inputs = parts([e.release for e in feature.entries], entries=True) | {f"feature:{feature.id}"}
+        context = {"feature": feature, "changes": site.feature_changes.get(feature.id, ())}
+        out.append(Page(urls.feature(feature.id), "feature.md.j2", context, "releases/*.yaml, changes/*.yaml", inputs))
     for view in site.backend_views:
         out.append(
             Page(

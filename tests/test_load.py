@@ -192,3 +192,16 @@ def test_the_schema_enum_of_sections_is_the_sections_table():
         validator("changes").schema["properties"]["changes"]["items"]["properties"]["section"]["enum"]
         == section["enum"]
     )
+
+
+def test_a_change_tagged_with_an_unknown_feature_is_refused_with_a_did_you_mean(content_copy):
+    path = content_copy / "changes" / "2.8.yaml"
+    path.write_text(
+        path.read_text().replace(
+            "    kind: behaviour-change\n", "    kind: behaviour-change\n    features: [widget-compilr]\n"
+        )
+    )
+    proc = run_cli("check", "--content", str(content_copy))
+    assert proc.returncode == 1
+    assert "changes/2.8.yaml:" in proc.stderr and "unknown feature 'widget-compilr'" in proc.stderr
+    assert "widget-compiler" in proc.stderr and "Traceback" not in proc.stderr
