@@ -10,7 +10,7 @@ import json
 from pathlib import Path
 
 from . import urls
-from .model import Entry, Release, Site, parts
+from .model import ALL, Entry, Release, Site, parts
 
 
 def _dump(data) -> bytes:
@@ -54,9 +54,6 @@ def _release_summary(release: Release, base: str) -> dict:
 
 
 SCHEMA = Path(__file__).parent / "schemas" / "api.schema.json"
-
-
-ALL = frozenset({"*"})
 
 
 def render_api(site: Site, base: str) -> dict[str, tuple[frozenset, object]]:

@@ -58,6 +58,10 @@ def version_key(version: str) -> tuple[int, ...]:
     return tuple(int(p) for p in version.split("."))
 
 
+ALL = frozenset({"*"})
+"""The inputs of a page that shows everything: any edit re-renders it."""
+
+
 def parts(versions, *, release: bool = False, entries: bool = False, changes: bool = False) -> frozenset:
     """Names of the parts of content a page shows, per release: `release:X` (its own fields:
     summary, counts, links, compatibility, patches), `entries:X` (its feature entries) and

@@ -17,7 +17,7 @@ from markupsafe import Markup
 
 from . import textfilters, urls
 from .enrich import CHANGE_LABELS, release_date_text
-from .model import CHANGE_KINDS, SECTION_TITLES, UPGRADE_GROUPS, Site, parts
+from .model import ALL, CHANGE_KINDS, SECTION_TITLES, UPGRADE_GROUPS, Site, parts
 
 ROOT = Path(__file__).resolve().parent.parent
 TEMPLATES = ROOT / "templates"
@@ -32,10 +32,7 @@ class Page:
     template: str
     context: dict
     source: str  # content file(s) it came from, named in a comment at the top
-    inputs: frozenset = frozenset({"*"})  # the parts of content it shows ("*": all); see `parts`
-
-
-ALL = frozenset({"*"})
+    inputs: frozenset = ALL  # the parts of content it shows ("*": all); see `parts`
 
 
 @functools.cache

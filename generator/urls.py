@@ -147,15 +147,20 @@ def at(url: str, anchor: str = "") -> str:
 # ---------------------------------------------------------------- links between pages
 
 
+def _split(to: str) -> tuple[str, str]:
+    """'releases/2.12/?a=b#x' -> ('releases/2.12/', '?a=b#x')."""
+    target, hash_, anchor = to.partition("#")
+    target, q, query = target.partition("?")
+    return target, (f"?{query}" if q else "") + (f"#{anchor}" if hash_ else "")
+
+
 @functools.lru_cache(maxsize=1 << 16)
 def relative(from_url: str, to: str) -> str:
     """A relative URL from one page to another page, file or anchor ('releases/2.12/#x').
 
     Targets ending in '/' (or empty) are pages; others are files such as 'feed.xml'.
     """
-    target, hash_, anchor = to.partition("#")
-    target, q, query = target.partition("?")
-    suffix = (f"?{query}" if q else "") + (f"#{anchor}" if hash_ else "")
+    target, suffix = _split(to)
     rel = posixpath.relpath(target or from_url or ".", from_url or ".")
     if target.endswith("/") or target == "":
         rel = "./" if rel == "." else rel + "/"
@@ -168,10 +173,8 @@ def md_link(from_url: str, to: str) -> str:
 
     Files that are not pages (feeds, JSON) are linked by their own path.
     """
-    target, hash_, anchor = to.partition("#")
-    target, q, query = target.partition("?")
-    suffix = (f"?{query}" if q else "") + (f"#{anchor}" if hash_ else "")
-    if not target and hash_:
+    target, suffix = _split(to)
+    if not target and suffix:
         return suffix
     path = source(target) if target.endswith("/") or target == "" else target
     return posixpath.relpath(path, from_url or ".") + suffix
