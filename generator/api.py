@@ -132,13 +132,26 @@ def _features(site: Site, base: str) -> bytes:
             "removal_planned": f.removal_planned,
             "removed_in": f.removed_in,
             "url": base + urls.feature(f.id),
+            "parent": f.family[-1].id if f.family else None,
+            "about": f.about,
+            "docs": f.docs,
             "lifecycle": [
                 {"release": e.release, "tier": e.tier, "change": e.change, "title": e.title} for e in f.entries
             ],
         }
         for f in site.features
     ]
-    return _dump({"features": features})
+    families = [
+        {
+            "id": family.node.id,
+            "name": family.node.name,
+            "parent": family.node.parent,
+            "members": [c.id for c in family.children],
+            "url": base + urls.feature(family.node.id),
+        }
+        for family in site.families
+    ]
+    return _dump({"features": features, "families": families})
 
 
 def _backend(view, base: str) -> bytes:

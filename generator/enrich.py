@@ -13,6 +13,7 @@ import hashlib
 import re
 import unicodedata
 from collections import defaultdict
+from dataclasses import replace
 
 from . import symbols
 from .model import (
@@ -20,6 +21,7 @@ from .model import (
     UPGRADE_GROUPS,
     Backend,
     BackendView,
+    CatalogueFeature,
     Cell,
     Change,
     ChangeArea,
@@ -30,6 +32,7 @@ from .model import (
     Contributor,
     ContributorWork,
     Entry,
+    Family,
     Feature,
     LedgerRow,
     Matrix,
@@ -70,12 +73,15 @@ def enrich(content: Content) -> Site:
     releases = content.releases
     tier_by_id = {t.id: t for t in content.tiers}
     eras = tuple((r.version, r.tier_vocabulary) for r in releases)
-    features = _features(eras, content.tiers, releases)
+    catalogue_by_id = {f.id: f for f in content.catalogue}
+    features = _features(eras, content.tiers, releases, catalogue_by_id)
     feature_by_id = {f.id: f for f in features}
     versions = tuple(r.version for r in releases)
     by_pr = _features_by_pr(releases)
     change_views = {r.version: _change_views(r, content.backends, by_pr) for r in releases}
     ledger = _ledger(features, releases)
+    feature_changes = _feature_changes(releases, change_views)
+    families = _families(content, feature_by_id, eras, feature_changes)
     all_entries = [e for r in reversed(releases) for e in r.entries]
     return Site(
         content=content,
@@ -89,6 +95,9 @@ def enrich(content: Content) -> Site:
             if (g := [f for f in features if f.area == a.id])
         ),
         feature_by_id=feature_by_id,
+        families=families,
+        family_by_id={f.node.id: f for f in families},
+        catalogue_by_id=catalogue_by_id,
         tier_by_id=tier_by_id,
         backend_by_id={b.id: b for b in content.backends},
         area_by_id={a.id: a for a in content.areas},
@@ -100,7 +109,7 @@ def enrich(content: Content) -> Site:
         timeline=Matrix(versions, tuple(_row(f, _strip(f.entries, eras, content.tiers, True)) for f in features)),
         ledger=ledger,
         ledger_overdue=sum(1 for row in ledger if row.overdue),
-        feature_changes=_feature_changes(releases, change_views),
+        feature_changes=feature_changes,
         defaults=tuple((r, v) for r in reversed(releases) for v in change_views[r.version] if v.group == "defaults"),
         release_views={r.version: _release_view(r, content, change_views[r.version]) for r in releases},
         entries_by_tier={t.id: tuple(e for e in all_entries if e.tier == t.id) for t in content.tiers},
@@ -237,7 +246,72 @@ def _runs(cells: tuple[Cell, ...]) -> tuple[Cell, ...]:
     return tuple(out)
 
 
-def _features(eras: Eras, tiers: tuple[Tier, ...], releases: tuple[Release, ...]) -> tuple[Feature, ...]:
+def _ancestors(node: CatalogueFeature, catalogue_by_id: dict) -> tuple[CatalogueFeature, ...]:
+    """The families above a catalogue feature, root first (load has refused loops)."""
+    out = []
+    while node.parent is not None:
+        node = catalogue_by_id[node.parent]
+        out.append(node)
+    return tuple(reversed(out))
+
+
+def _families(content: Content, feature_by_id: dict, eras: Eras, feature_changes: dict) -> tuple[Family, ...]:
+    """Every catalogue feature with members, with a matrix row per member (depth first) and
+    what each release did to the family as a whole."""
+    catalogue_by_id = {f.id: f for f in content.catalogue}
+    children: dict[str, list[CatalogueFeature]] = defaultdict(list)
+    for f in content.catalogue:
+        if f.parent is not None:
+            children[f.parent].append(f)
+    release_by_version = {r.version: r for r in content.releases}
+    out = []
+    for node in content.catalogue:
+        if node.id not in children:
+            continue
+        below: list[tuple[int, str]] = []
+
+        def walk(fid: str, depth: int, below=below) -> None:
+            below.append((depth, fid))
+            for child in children.get(fid, ()):
+                walk(child.id, depth + 1)
+
+        walk(node.id, 0)
+        rows = tuple(
+            replace(_row(feature, _strip(feature.entries, eras, content.tiers, True)), depth=depth)
+            for depth, fid in below
+            if (feature := feature_by_id.get(fid))
+        )
+        ids = tuple(fid for _, fid in below)
+        entries: dict[str, list] = defaultdict(list)
+        for fid in ids:
+            for entry in feature_by_id[fid].entries if fid in feature_by_id else ():
+                entries[entry.release].append(entry)
+        changes = {
+            (release.version, view.anchor): (release, view)
+            for fid in ids
+            for release, view in feature_changes.get(fid, ())
+        }
+        out.append(
+            Family(
+                node=node,
+                feature=feature_by_id.get(node.id),
+                ancestors=_ancestors(node, catalogue_by_id),
+                children=tuple(children[node.id]),
+                matrix=Matrix(tuple(v for v, _ in eras), rows),
+                members=len(ids) - 1,
+                by_release=tuple(
+                    (release_by_version[v], tuple(entries[v])) for v, _ in reversed(eras) if entries.get(v)
+                ),
+                changes=tuple(sorted(changes.values(), key=lambda pair: (pair[0].key, pair[1].anchor), reverse=True)),
+                ids=ids,
+            )
+        )
+    return tuple(out)
+
+
+def _features(
+    eras: Eras, tiers: tuple[Tier, ...], releases: tuple[Release, ...], catalogue_by_id: dict
+) -> tuple[Feature, ...]:
     grouped: dict[str, list[Entry]] = defaultdict(list)
     for release in releases:
         for entry in release.entries:
@@ -245,7 +319,6 @@ def _features(eras: Eras, tiers: tuple[Tier, ...], releases: tuple[Release, ...]
     features = []
     for fid in sorted(grouped):
         entries = tuple(grouped[fid])
-        latest = entries[-1]
         stated = [e for e in entries if e.tier]
         deprecated = next((e for e in entries if e.change == "deprecated" or e.tier == "deprecated"), None)
         removed = next((e for e in entries if e.change == "removed" or e.tier == "removed"), None)
@@ -258,16 +331,16 @@ def _features(eras: Eras, tiers: tuple[Tier, ...], releases: tuple[Release, ...]
         )
         cells = _strip(entries, eras, tiers, False)
         strips = tuple((b, _strip(tuple(e for e in entries if b in e.backends), eras, tiers, False)) for b, _ in strips)
+        node = catalogue_by_id[fid]
         features.append(
             Feature(
                 id=fid,
-                # A stated name wins; else the first announcement, which names the feature most plainly.
-                title=next((e.name for e in reversed(entries) if e.name), entries[0].title),
-                area=latest.area,
+                title=node.name,
+                area=node.area,
                 backends=backends,
                 entries=entries,
                 cells=cells,
-                aliases=tuple(sorted({a for e in entries for a in e.aliases})),
+                aliases=node.aliases,
                 prs=tuple(sorted({p for e in entries for p in e.prs})),
                 contributors=tuple(sorted({c for e in entries for c in e.contributors}, key=str.casefold)),
                 first=entries[0].release,
@@ -277,6 +350,9 @@ def _features(eras: Eras, tiers: tuple[Tier, ...], releases: tuple[Release, ...]
                 removed_in=removed.release if removed else None,
                 backend_cells=strips if differs else (),
                 search_boost=1.5 + 0.25 * min(len(entries), 6),
+                about=node.about,
+                docs=node.docs,
+                family=_ancestors(node, catalogue_by_id),
             )
         )
     return tuple(features)

@@ -2,6 +2,7 @@
 
 Layout of a content folder:
     tiers.yaml, backends.yaml, areas.yaml   registries
+    features/<family>.yaml                  the feature catalogue: each feature defined once, in a tree
     releases/<X.Y>.yaml                     one file per release
     changes/<X.Y>.yaml                      imported release-note change lists (optional)
 
@@ -18,6 +19,7 @@ from .errors import ContentError, Problem, UsageError, did_you_mean
 from .model import (
     Area,
     Backend,
+    CatalogueFeature,
     Change,
     Compatibility,
     Content,
@@ -71,15 +73,21 @@ def load(content_dir: Path) -> Content:
             problems.append(Problem(_display(path), 1, 1, f"missing registry file {kind}.yaml"))
             continue
         registry_docs[kind] = parse(path, kind)
+    feature_paths = sorted((content_dir / "features").glob("*.y*ml"))
+    if not feature_paths:
+        problems.append(Problem(_display(content_dir / "features"), 1, 1, "missing feature catalogue features/*.yaml"))
+    feature_docs = [parse(p, "features") for p in feature_paths]
     release_docs = [parse(p, "release") for p in sorted((content_dir / "releases").glob("*.y*ml"))]
     change_docs = [parse(p, "changes") for p in sorted((content_dir / "changes").glob("*.y*ml"))]
-    if None in registry_docs.values() or len(registry_docs) < len(REGISTRIES):
-        raise ContentError(problems)  # cross-file checks need every registry
+    if None in registry_docs.values() or len(registry_docs) < len(REGISTRIES) or None in feature_docs:
+        raise ContentError(problems)  # cross-file checks need every registry and the whole catalogue
 
     tiers, vocabularies = _tiers(registry_docs["tiers"], problems)
     backends = _registry(registry_docs["backends"], "backends", problems, _backend)
     areas = _registry(registry_docs["areas"], "areas", problems, lambda d: Area(d["id"], d["name"], d["description"]))
     ids = {"tier": {t.id for t in tiers}, "backend": {b.id for b in backends}, "area": {a.id for a in areas}}
+    catalogue = _catalogue(feature_docs, ids, problems)
+    ids["feature"] = {f.id: f for f in catalogue}
 
     changes_by_release: dict[str, tuple[Change, ...]] = {}
     change_doc_by_release: dict[str, Document] = {}
@@ -100,7 +108,9 @@ def load(content_dir: Path) -> Content:
     _check_order(releases, problems)
     _check_lifecycles(releases, {t.id: t for t in tiers}, problems)
     _check_aliases(releases, problems)
-    _check_change_features(releases, change_doc_by_release, problems)
+    if None not in release_docs:  # a release that did not parse would make its features look unused
+        _check_catalogue_used(catalogue, releases, feature_docs, problems)
+    _check_change_features(ids["feature"], change_doc_by_release, problems)
     known = {r.version for r, _ in releases}
     for version, doc in change_doc_by_release.items():
         if version not in known and not (content_dir / "releases" / f"{version}.yaml").exists():
@@ -109,7 +119,7 @@ def load(content_dir: Path) -> Content:
             )
     if problems:
         raise ContentError(problems)
-    return Content(tuple(r for r, _ in releases), tiers, vocabularies, backends, areas)
+    return Content(tuple(r for r, _ in releases), tiers, vocabularies, backends, areas, catalogue)
 
 
 def _display(path: Path) -> str:
@@ -242,7 +252,9 @@ def _release(doc, ids, tiers, vocabularies, changes_by_release, problems) -> Rel
         for j, backend in enumerate(backends):
             pointer = at + ("backends", j) if isinstance(raw.get("backends"), list) else at + ("backends",)
             _check_id(doc, pointer, "backend", backend, ids, problems)
-        _check_id(doc, at + ("area",), "area", raw["area"], ids, problems)
+        known = ids["feature"].get(raw["id"])
+        if known is None and ".." not in raw["id"]:
+            problems.append(doc.problem(at + ("id",), _unknown_feature(raw["id"], ids["feature"])))
         removal = raw.get("removal")
         if removal and version_key(removal) <= version_key(version):
             problems.append(doc.problem(at + ("removal",), f"planned removal {removal} is not after {version}"))
@@ -251,11 +263,10 @@ def _release(doc, ids, tiers, vocabularies, changes_by_release, problems) -> Rel
                 id=raw["id"],
                 release=version,
                 title=raw["title"],
-                name=raw.get("name"),
                 tier=tier,
                 change=raw["change"],
                 backends=backends,
-                area=raw["area"],
+                area=known.area if known else "",
                 summary=raw["summary"],
                 prs=_as_tuple(raw.get("prs")),
                 contributors=_as_tuple(raw.get("contributors")),
@@ -379,29 +390,113 @@ def _check_lifecycles(releases, tier_by_id: dict, problems: list[Problem]) -> No
             last[entry.id] = (release.version, tier)
 
 
-def _check_aliases(releases, problems: list[Problem]) -> None:
-    """A former id (alias) may not also be a current id, nor be claimed by two features."""
-    ids = {e.id for release, _ in releases for e in release.entries}
+def _unknown_feature(fid: str, catalogue: dict) -> str:
+    """Why an id is not a feature: a former id names its successor, anything else a close match."""
+    for feature in catalogue.values():
+        if fid in feature.aliases:
+            return f"'{fid}' is a former id of '{feature.id}': use {feature.id}"
+    return f"unknown feature '{fid}': add it to features/*.yaml{did_you_mean(fid, catalogue)}"
+
+
+def _catalogue(docs: list[Document], ids: dict, problems: list[Problem]) -> tuple[CatalogueFeature, ...]:
+    """The feature tree: unique ids, known areas, parents that exist and never loop, and aliases
+    that are nobody's id and one feature's only."""
+    items: list[CatalogueFeature] = []
+    where: dict[str, tuple[Document, tuple]] = {}
+    for doc in docs:
+        for i, raw in enumerate(doc.data["features"]):
+            at = ("features", i)
+            if raw["id"] in where:
+                first = where[raw["id"]][0]
+                problems.append(
+                    doc.problem(
+                        at + ("id",),
+                        f"feature '{raw['id']}' is defined twice (first in {first.path}:{first.at(where[raw['id']][1])[0]})",
+                    )
+                )
+                continue
+            where[raw["id"]] = (doc, at)
+            _check_id(doc, at + ("area",), "area", raw["area"], ids, problems)
+            items.append(
+                CatalogueFeature(
+                    id=raw["id"],
+                    name=raw["name"],
+                    area=raw["area"],
+                    parent=raw.get("parent"),
+                    aliases=tuple(raw.get("aliases", ())),
+                    about=raw["about"],
+                    docs=raw.get("docs"),
+                    source_file=f"features/{Path(doc.path).name}",
+                    line=doc.at(at)[0],
+                )
+            )
+    by_id = {f.id: f for f in items}
     owner: dict[str, str] = {}
+    for f in items:
+        doc, at = where[f.id]
+        if f.parent is not None and f.parent not in by_id:
+            problems.append(
+                doc.problem(at + ("parent",), f"unknown parent '{f.parent}'{did_you_mean(f.parent, by_id)}")
+            )
+        for j, alias in enumerate(f.aliases):
+            if alias in by_id:
+                problems.append(doc.problem(at + ("aliases", j), f"alias '{alias}' is also a feature id"))
+            elif owner.setdefault(alias, f.id) != f.id:
+                problems.append(doc.problem(at + ("aliases", j), f"alias '{alias}' is claimed by '{owner[alias]}' too"))
+    reported: set[frozenset] = set()
+    for f in items:
+        chain, node = [f.id], f
+        while node.parent in by_id:
+            if node.parent in chain:
+                loop = chain[chain.index(node.parent) :]
+                if frozenset(loop) not in reported:
+                    reported.add(frozenset(loop))
+                    doc, at = where[loop[-1]]
+                    message = "parents form a loop: " + " -> ".join(loop + [loop[0]])
+                    problems.append(doc.problem(at + ("parent",), message))
+                break
+            node = by_id[node.parent]
+            chain.append(node.id)
+    return tuple(items)
+
+
+def _check_catalogue_used(catalogue, releases, docs: list[Document], problems: list[Problem]) -> None:
+    """A catalogue feature is announced by some release or is the family of one that is."""
+    announced = {e.id for release, _ in releases for e in release.entries}
+    if not announced <= {f.id for f in catalogue}:
+        return  # an unknown or misspelt entry id is reported already; its feature would look unused
+    used = announced | {f.parent for f in catalogue}
+    for doc in docs:
+        for i, raw in enumerate(doc.data["features"]):
+            if raw["id"] not in used:
+                problems.append(
+                    doc.problem(
+                        ("features", i, "id"),
+                        f"feature '{raw['id']}' is announced by no release and has no members: remove it or add an entry",
+                    )
+                )
+
+
+def _check_aliases(releases, problems: list[Problem]) -> None:
+    """An entry's former ids (its release page keeps their anchors) may not be an id or former
+    id of another entry of the same release."""
     for release, doc in releases:
+        owner = {e.id: e.id for e in release.entries}
         for i, entry in enumerate(release.entries):
             for j, alias in enumerate(entry.aliases):
-                message = None
-                if alias in ids:
-                    message = f"alias '{alias}' is also a feature id"
-                elif owner.setdefault(alias, entry.id) != entry.id:
-                    message = f"alias '{alias}' is claimed by '{owner[alias]}' too"
-                if message:
-                    problems.append(doc.problem(("features", i, "aliases", j), message))
+                if owner.setdefault(alias, entry.id) != entry.id:
+                    problems.append(
+                        doc.problem(
+                            ("features", i, "aliases", j),
+                            f"anchor '{alias}' on the {release.version} page already belongs to '{owner[alias]}'",
+                        )
+                    )
 
 
-def _check_change_features(releases, change_docs: dict, problems: list[Problem]) -> None:
-    """A change's hand-written `features:` must name features some release announces."""
-    ids = {e.id for release, _ in releases for e in release.entries}
+def _check_change_features(catalogue: dict, change_docs: dict, problems: list[Problem]) -> None:
+    """A change's hand-written `features:` must name catalogue features."""
     for doc in change_docs.values():
         for i, raw in enumerate(doc.data["changes"]):
             for j, fid in enumerate(raw.get("features", ())):
-                if fid not in ids:
-                    problems.append(
-                        doc.problem(("changes", i, "features", j), f"unknown feature '{fid}'{did_you_mean(fid, ids)}")
-                    )
+                if fid not in catalogue:
+                    problems.append(doc.problem(("changes", i, "features", j), _unknown_feature(fid, catalogue)))

@@ -2,8 +2,8 @@
 
 A build fails when a URL in the manifest would disappear and no redirect covers it. New
 URLs are added to the manifest (written only when its bytes change) for the next commit.
-Redirects come from feature aliases: `features/<old-id>/` goes to `features/<new-id>/`, and
-release pages keep an `#<old-id>` anchor beside the new one.
+Redirects come from the catalogue's aliases: `features/<old-id>/` goes to `features/<new-id>/`;
+release pages keep an `#<old-id>` anchor beside the new one for each entry's own `aliases`.
 """
 
 from __future__ import annotations
@@ -34,21 +34,20 @@ def published(site: Site) -> set[str]:
 
 
 def redirects(site: Site) -> dict[str, str]:
-    """mkdocs-redirects map: old feature page -> new feature page."""
+    """mkdocs-redirects map: a former feature id's page -> the feature's page (catalogue aliases)."""
     return {
-        urls.source(urls.feature(alias)): urls.source(urls.feature(f.id)) for f in site.features for alias in f.aliases
+        urls.source(urls.feature(alias)): urls.source(urls.feature(f.id))
+        for f in site.content.catalogue
+        for alias in f.aliases
     }
 
 
 def covered(site: Site) -> set[str]:
-    """URLs that live on through a redirect or an alias anchor."""
-    out = set()
-    for f in site.features:
-        for alias in f.aliases:
-            out.add(urls.feature(alias))
-            out.update(
-                urls.at(urls.release(e.release), urls.entry_anchor(alias)) for e in f.entries if alias in e.aliases
-            )
+    """URLs that live on through a redirect or an entry's former-id anchor."""
+    out = {urls.feature(alias) for f in site.content.catalogue for alias in f.aliases}
+    for release in site.releases:
+        page = urls.release(release.version)
+        out.update(urls.at(page, urls.entry_anchor(alias)) for e in release.entries for alias in e.aliases)
     return out
 
 

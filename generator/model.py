@@ -111,6 +111,21 @@ class Area:
     description: str
 
 
+@dataclass(frozen=True)
+class CatalogueFeature:
+    """A feature defined once, in content/features/*.yaml: a node of the feature tree."""
+
+    id: str
+    name: str
+    area: str
+    parent: str | None  # the family it belongs to; None for a root
+    aliases: tuple[str, ...]  # former ids: their pages redirect here
+    about: str  # what it is, in our words
+    docs: str | None  # official documentation, where the sources link it
+    source_file: str  # content-relative path
+    line: int
+
+
 # ---------------------------------------------------------------- releases (raw)
 
 
@@ -147,12 +162,11 @@ class Entry:
 
     id: str  # stable feature id shared across releases
     release: str  # version of the release that announces it
-    title: str
-    name: str | None  # the feature's own name, when the title is a sentence
+    title: str  # the feature's name or headline as this release announces it
     tier: str | None  # tier id, None when the source states none
     change: str  # new | promoted | improved | demoted | deprecated | removed
     backends: tuple[str, ...]
-    area: str
+    area: str  # from the catalogue
     summary: str
     prs: tuple[int, ...]
     contributors: tuple[str, ...]
@@ -160,7 +174,7 @@ class Entry:
     highlight: bool
     reason: str | None  # why the tier went backwards
     removal: str | None  # announced removal release, for deprecations
-    aliases: tuple[str, ...]  # former ids
+    aliases: tuple[str, ...]  # former ids of this entry: its release page keeps their anchors
     line: int  # where the entry starts in its file, for error messages
 
 
@@ -213,6 +227,7 @@ class Content:
     vocabularies: tuple[Vocabulary, ...]
     backends: tuple[Backend, ...]
     areas: tuple[Area, ...]
+    catalogue: tuple[CatalogueFeature, ...]  # in file order: families first, then members
 
 
 # ---------------------------------------------------------------- computed by enrich
@@ -251,6 +266,9 @@ class Feature:
     removed_in: str | None
     backend_cells: tuple = ()  # ((backend id, cells), ...) only when some backend's strip differs
     search_boost: float = 2.0  # feature pages outrank mentions; long-lived features outrank one-offs
+    about: str = ""  # from the catalogue: what it is, in our words
+    docs: str | None = None  # official documentation
+    family: tuple = ()  # its ancestors in the catalogue (model.CatalogueFeature), root first
 
 
 @dataclass(frozen=True)
@@ -271,6 +289,22 @@ class MatrixRow:
     feature: Feature
     cells: tuple[Cell, ...]  # covering every release column (runs span several)
     tiers: tuple[str, ...] = ()  # tier ids the row shows, for the timeline's tier filter
+    depth: int = 0  # on a family page: 0 for the family itself, 1 for its members, 2 for theirs
+
+
+@dataclass(frozen=True)
+class Family:
+    """A catalogue feature with members: its page shows its own lifecycle and a row per member."""
+
+    node: CatalogueFeature
+    feature: Feature | None  # its own entries, when releases announce the family itself
+    ancestors: tuple[CatalogueFeature, ...]  # root first
+    children: tuple[CatalogueFeature, ...]  # direct members, catalogue order
+    matrix: Matrix  # the family and every member with entries, depth first
+    members: int  # every feature below it
+    by_release: tuple[tuple[Release, tuple[Entry, ...]], ...]  # newest first: what each release did to it
+    changes: tuple  # ((Release, ChangeView), ...) newest first: its own and its members' changes
+    ids: tuple[str, ...]  # itself and every feature below it
 
 
 @dataclass(frozen=True)
@@ -395,6 +429,9 @@ class Site:
     features: tuple[Feature, ...]  # by id
     features_by_area: tuple[tuple[Area, tuple[Feature, ...]], ...]  # registry order; features by title
     feature_by_id: dict = field(hash=False)
+    families: tuple[Family, ...]  # catalogue nodes with members, catalogue order
+    family_by_id: dict = field(hash=False)
+    catalogue_by_id: dict = field(hash=False)
     tier_by_id: dict = field(hash=False)
     backend_by_id: dict = field(hash=False)
     area_by_id: dict = field(hash=False)

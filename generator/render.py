@@ -112,9 +112,16 @@ def pages(site: Site) -> list[Page]:
             )
         )
     for feature in site.features:
+        if feature.id in site.family_by_id:
+            continue  # its family page tells its story
         inputs = parts([e.release for e in feature.entries], entries=True) | {f"feature:{feature.id}"}
         context = {"feature": feature, "changes": site.feature_changes.get(feature.id, ())}
-        out.append(Page(urls.feature(feature.id), "feature.md.j2", context, "releases/*.yaml, changes/*.yaml", inputs))
+        source = "features/*.yaml, releases/*.yaml, changes/*.yaml"
+        out.append(Page(urls.feature(feature.id), "feature.md.j2", context, source, inputs))
+    for family in site.families:
+        inputs = parts(every, entries=True) | {f"feature:{fid}" for fid in family.ids}
+        source = f"{family.node.source_file}, releases/*.yaml, changes/*.yaml"
+        out.append(Page(urls.feature(family.node.id), "family.md.j2", {"family": family}, source, inputs))
     for view in site.backend_views:
         out.append(
             Page(

@@ -13,7 +13,7 @@ from .model import SECTIONS
 from .yamlsrc import Document
 
 SCHEMA_DIR = Path(__file__).parent / "schemas"
-KINDS = ("release", "changes", "tiers", "backends", "areas")
+KINDS = ("release", "changes", "tiers", "backends", "areas", "features")
 
 
 @cache
@@ -34,6 +34,16 @@ def check(doc: Document, kind: str) -> list[Problem]:
     return problems
 
 
+_MOVED_TO_CATALOGUE = ("area", "name", "parent", "about", "docs")
+
+
+def _moved(key: str, allowed: dict) -> str | None:
+    """A release entry's field that the feature catalogue now holds, said so."""
+    if key in _MOVED_TO_CATALOGUE and "change" in allowed:
+        return f"'{key}' is set once per feature in features/*.yaml, not in a release entry: remove it here"
+    return None
+
+
 def _explain(doc: Document, error: jsonschema.ValidationError) -> list[Problem]:
     if error.validator == "oneOf" and error.context:
         # "a value or a list of values": report the closest alternative's complaint.
@@ -45,7 +55,9 @@ def _explain(doc: Document, error: jsonschema.ValidationError) -> list[Problem]:
     if error.validator == "additionalProperties":
         allowed = schema.get("properties", {})
         return [
-            doc.problem(pointer + (key,), f"unknown field '{key}'{did_you_mean(key, allowed)}", key=True)
+            doc.problem(
+                pointer + (key,), _moved(key, allowed) or f"unknown field '{key}'{did_you_mean(key, allowed)}", key=True
+            )
             for key in instance
             if key not in allowed
         ]

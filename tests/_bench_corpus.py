@@ -27,6 +27,7 @@ import yaml
 
 REGISTRIES = ("tiers.yaml", "backends.yaml", "areas.yaml")
 RELEASE_HEADER = "# yaml-language-server: $schema=../../generator/schemas/release.schema.json\n"
+FEATURES_HEADER = "# yaml-language-server: $schema=../../generator/schemas/features.schema.json\n"
 CHANGES_HEADER = "# yaml-language-server: $schema=../../generator/schemas/changes.schema.json\n"
 LAST_DATE = dt.date(2099, 12, 31)
 PR_NUMBER = re.compile(r"(?<![\d.])\d{5,6}(?![\d.])")
@@ -79,6 +80,7 @@ def make_corpus(content: Path, dest: Path, scale: int, seed: int = 8) -> Path:
         shutil.copy2(path, dest / "releases" / path.name)
     for path in real.change_files.values():
         shutil.copy2(path, dest / "changes" / path.name)
+    _catalogue(content, dest, scale)
     rng = random.Random(seed)
     synthetic = (scale - 1) * len(real.releases)
     interval = min(real.mean_interval, (LAST_DATE - real.last_date) / max(synthetic, 1))
@@ -93,6 +95,24 @@ def make_corpus(content: Path, dest: Path, scale: int, seed: int = 8) -> Path:
             if changes is not None:
                 (dest / "changes" / f"{version}.yaml").write_text(changes, encoding="utf-8")
     return dest
+
+
+def _catalogue(content: Path, dest: Path, scale: int) -> None:
+    """Each cycle's features under its suffixed ids, in the same families."""
+    (dest / "features").mkdir()
+    for path in sorted((content / "features").glob("*.yaml")):
+        items = _load(path)["features"]
+        out = list(items)
+        for cycle in range(1, scale):
+            suffix = f"-c{cycle}"
+            for raw in items:
+                copy = {**raw, "id": raw["id"] + suffix}
+                if raw.get("parent"):
+                    copy["parent"] = raw["parent"] + suffix
+                if raw.get("aliases"):
+                    copy["aliases"] = [a + suffix for a in raw["aliases"]]
+                out.append(copy)
+        (dest / "features" / path.name).write_text(FEATURES_HEADER + _dump({"features": out}), encoding="utf-8")
 
 
 def shift_version(version: str, cycle: int, cycle_len: int) -> str:

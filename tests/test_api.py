@@ -106,6 +106,9 @@ def test_manifest_guard_fails_when_a_published_page_disappears(content_copy, tmp
     release = content_copy / "releases/2.8.yaml"
     text = release.read_text()
     release.write_text(text[: text.index("  - id: mesh")])
+    catalogue = content_copy / "features/fixture.yaml"
+    text = catalogue.read_text()
+    catalogue.write_text(text[: text.index("  - id: mesh")])
     before = sorted(p.read_bytes() for p in (tmp_path / "site").rglob("*") if p.is_file())
     second = build_fixture(content_copy, tmp_path, manifest)
     assert second.returncode == 1
@@ -119,6 +122,8 @@ def test_renamed_feature_redirects_from_its_old_id(content_copy, tmp_path):
     assert build_fixture(content_copy, tmp_path, manifest).returncode == 0
     release = content_copy / "releases/2.8.yaml"
     release.write_text(release.read_text().replace("  - id: mesh\n", "  - id: device-mesh\n    aliases: [mesh]\n"))
+    catalogue = content_copy / "features/fixture.yaml"
+    catalogue.write_text(catalogue.read_text().replace("  - id: mesh\n", "  - id: device-mesh\n    aliases: [mesh]\n"))
     rebuilt = build_fixture(content_copy, tmp_path, manifest)
     assert rebuilt.returncode == 0, rebuilt.stderr
     redirect = (tmp_path / "site/features/mesh/index.html").read_text()

@@ -11,6 +11,7 @@ from generator.load import load
 from tests.conftest import run_cli
 
 REL = Path("releases/2.8.yaml")
+CATALOGUE = Path("features/fixture.yaml")
 
 
 def problems(content: Path) -> list[str]:
@@ -52,11 +53,11 @@ def test_unknown_key_suggests_the_right_one(content_copy):
 def test_unknown_tier_backend_and_area_ids(content_copy):
     edit(content_copy, "tier: api-stable", "tier: api-stabel")
     edit(content_copy, "backends: [cuda]", "backends: [cdua]")
-    edit(content_copy, "    area: compiler\n    summary: A mesh", "    area: compilr\n    summary: A mesh")
+    edit(content_copy, "    area: compiler\n    about: A mesh", "    area: compilr\n    about: A mesh", CATALOGUE)
     assert problems(content_copy) == [
+        "features/fixture.yaml:19:11: features[3].area: unknown area 'compilr' (did you mean 'compiler'?)",
         "releases/2.8.yaml:12:11: features[0].tier: unknown tier 'api-stabel' (did you mean 'api-stable'?)",
         "releases/2.8.yaml:14:16: features[0].backends[0]: unknown backend 'cdua' (did you mean 'cuda'?)",
-        "releases/2.8.yaml:24:11: features[1].area: unknown area 'compilr' (did you mean 'compiler'?)",
     ]
 
 
@@ -205,3 +206,78 @@ def test_a_change_tagged_with_an_unknown_feature_is_refused_with_a_did_you_mean(
     assert proc.returncode == 1
     assert "changes/2.8.yaml:" in proc.stderr and "unknown feature 'widget-compilr'" in proc.stderr
     assert "widget-compiler" in proc.stderr and "Traceback" not in proc.stderr
+
+
+# ---------------------------------------------------------------- the feature catalogue
+
+
+def test_release_entry_must_name_a_catalogue_feature(content_copy):
+    edit(content_copy, "  - id: mesh", "  - id: meshh")
+    assert problems(content_copy) == [
+        "releases/2.8.yaml:20:9: features[1].id: unknown feature 'meshh': add it to features/*.yaml (did you mean 'mesh'?)"
+    ]
+
+
+def test_a_former_id_names_the_feature_to_use(content_copy):
+    edit(content_copy, "    about: A mesh of devices.", "    aliases: [grid]\n    about: A mesh of devices.", CATALOGUE)
+    edit(content_copy, "  - id: mesh", "  - id: grid")
+    assert problems(content_copy) == [
+        "releases/2.8.yaml:20:9: features[1].id: 'grid' is a former id of 'mesh': use mesh"
+    ]
+
+
+def test_unknown_parent_gets_did_you_mean(content_copy):
+    edit(content_copy, "    parent: widgets", "    parent: widget", CATALOGUE)
+    assert problems(content_copy) == [
+        "features/fixture.yaml:3:9: features[0].id: feature 'widgets' is announced by no release and has no members: "
+        "remove it or add an entry",
+        "features/fixture.yaml:10:13: features[1].parent: unknown parent 'widget' (did you mean 'widgets'?)",
+    ]
+
+
+def test_a_loop_of_parents_is_refused_once(content_copy):
+    edit(
+        content_copy,
+        "    about: Everything about widgets",
+        "    parent: widget-compiler\n    about: Everything about widgets",
+        CATALOGUE,
+    )
+    assert problems(content_copy) == [
+        "features/fixture.yaml:11:13: features[1].parent: parents form a loop: widgets -> widget-compiler -> widgets"
+    ]
+
+
+def test_a_feature_defined_twice_names_the_first(content_copy):
+    path = content_copy / CATALOGUE
+    path.write_text(path.read_text() + "  - {id: mesh, name: Mesh again, area: compiler, about: Twice.}\n")
+    assert problems(content_copy) == [
+        "features/fixture.yaml:21:10: features[4].id: feature 'mesh' is defined twice (first in features/fixture.yaml:17)"
+    ]
+
+
+def test_a_change_tagged_with_an_unknown_feature(content_copy):
+    path = content_copy / "changes/2.8.yaml"
+    text = path.read_text()
+    first = text.index("    text:")
+    path.write_text(text[:first] + "    features: [widget-compilr]\n" + text[first:])
+    [line] = problems(content_copy)
+    assert line.startswith("changes/2.8.yaml:")
+    assert line.endswith(
+        "unknown feature 'widget-compilr': add it to features/*.yaml (did you mean 'widget-compiler'?)"
+    )
+
+
+def test_an_unused_catalogue_feature_is_refused(content_copy):
+    path = content_copy / CATALOGUE
+    path.write_text(path.read_text() + "  - {id: orphan, name: Orphan, area: compiler, about: Nobody announces it.}\n")
+    assert problems(content_copy) == [
+        "features/fixture.yaml:21:10: features[4].id: feature 'orphan' is announced by no release and has no members: "
+        "remove it or add an entry"
+    ]
+
+
+def test_area_in_a_release_entry_points_to_the_catalogue(content_copy):
+    edit(content_copy, "    highlight: false\n    summary: A mesh", "    area: compiler\n    summary: A mesh")
+    [line] = problems(content_copy)
+    assert line.startswith("releases/2.8.yaml:24:5: features[1].area: ")
+    assert "features/*.yaml" in line

@@ -16,6 +16,7 @@ PAGES = [
     "releases/2.8/index.md",
     "features/index.md",
     "features/widget-compiler/index.md",
+    "features/widgets/index.md",
     "backends/index.md",
     "backends/cuda/index.md",
     "backends/cuda/2.8/index.md",

@@ -62,7 +62,8 @@ def test_counts_of_the_issue_releases():
 def test_every_announced_feature_is_present():
     """Coverage: each feature a release's tier table or highlights name is in its YAML."""
     site = site_model(CONTENT)
-    by_version = {r.version: {e.id for e in r.entries} for r in site.releases}
+    # An entry answers to its id and to its former ids (a feature renamed or split keeps them).
+    by_version = {r.version: {i for e in r.entries for i in (e.id, *e.aliases)} for r in site.releases}
     files = sorted((ROOT / "tests/data/announced").glob("*.yaml"))
     assert sorted(f.stem for f in files) == sorted(RELEASES)
     missing = []
@@ -117,3 +118,47 @@ def test_every_breaking_change_and_deprecation_says_what_to_do():
             assert change.kind in CHANGE_KINDS, where
             checked += 1
     assert checked >= 130
+
+
+def test_family_pages_tell_each_family_across_its_releases():
+    """Issue #12's done-when: a family page answers "what happened to X from 2.1 to 2.12"."""
+    site = site_model(CONTENT)
+    at_least = {"torch-compile": 8, "torch-export": 5, "aotinductor": 4, "flex-attention": 5}
+    for fid, releases in at_least.items():
+        page = site.family_by_id.get(fid)
+        touched = (
+            [r.version for r, _ in page.by_release] if page else [e.release for e in site.feature_by_id[fid].entries]
+        )
+        assert len(touched) >= releases, (fid, touched)
+    flex = site.feature_by_id["flex-attention"]
+    assert "cuda" in flex.backends
+    fa4 = [e for e in flex.entries if e.release == "2.11"]
+    assert fa4 and "FlashAttention-4" in fa4[0].title and fa4[0].backends == ("cuda",)
+    sdpa = site.feature_by_id["sdpa"]
+    assert (sdpa.first, sdpa.entries[0].tier) == ("2.0", "beta")
+    assert site.feature_by_id["accelerated-transformers"].entries[0].tier == "stable"
+    # Every member of torch.export's family shows on its page, AOTInductor's members one level deeper.
+    export = site.family_by_id["torch-export"]
+    depth = {row.feature.id: row.depth for row in export.matrix.rows}
+    assert depth["torch-export"] == 0 and depth["mx-formats"] == 1 and depth["aotinductor-freezing"] == 2
+
+
+def test_every_entry_names_a_catalogue_feature_whose_area_it_takes():
+    site = site_model(CONTENT)
+    catalogue = {f.id: f for f in site.content.catalogue}
+    for release in site.releases:
+        for entry in release.entries:
+            assert entry.area == catalogue[entry.id].area, (release.version, entry.id)
+    assert all(f.about.strip() and "TODO" not in f.about for f in site.content.catalogue)
+
+
+def test_former_ids_still_resolve(real_site: Path):
+    """Renamed and split features keep their old page (a redirect) and their old anchors."""
+    for old, new in {"fx-graph-cache": "mega-cache", "flash-attention-4": "flex-attention"}.items():
+        assert f"../{new}/" in (real_site / "features" / old / "index.html").read_text()
+    for version, anchor in {
+        "2.11": "flash-attention-4",
+        "2.10": "python-3.14-support",
+        "2.7": "fx-graph-cache",
+    }.items():
+        assert f'id="{anchor}"' in (real_site / "releases" / version / "index.html").read_text(), (version, anchor)
