@@ -53,6 +53,10 @@ CHANGE_LABELS = {
 }
 
 
+NO_TIER = "No tier"
+"""A cell's tier slot where no entry so far has stated a tier."""
+
+
 def slugify(text: str) -> str:
     """ASCII slug for names: 'Jane Xu' -> 'jane-xu'."""
     ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
@@ -181,7 +185,8 @@ def _strip(entries: tuple[Entry, ...], eras: Eras, tiers: tuple[Tier, ...], pad:
 
 @functools.lru_cache(maxsize=1 << 16)
 def _cells(entries: tuple[Entry, ...], eras: Eras, tiers: tuple[Tier, ...], pad: bool) -> tuple[Cell, ...]:
-    """One cell per release: the entry's tier, or the last stated tier carried forward (muted).
+    """One cell per release: the tier in force (stated by the entry, or the last stated tier carried
+    forward, muted where the release does not mention the feature) and the entry's change kind.
 
     With pad, releases before the first entry get empty cells so rows line up in a matrix;
     without, the strip starts at the first entry.
@@ -200,13 +205,13 @@ def _cells(entries: tuple[Entry, ...], eras: Eras, tiers: tuple[Tier, ...], pad:
         if entry is not None:
             if entry.tier:
                 carried = tier_by_id[entry.tier]
+            # The tier slot holds a tier (stated, or carried from an earlier entry); what the
+            # release did to the feature ("Improved") is the cell's change, shown beside it.
             shown = _tier_in(carried, vocabulary, tier_by_id)
-            if entry.tier:
-                label, css = shown.label, f"tier-{shown.id}"
-            else:
-                label = CHANGE_LABELS[entry.change]
-                css = f"change-{entry.change}"
-            cells.append(Cell(version, shown.id if shown else None, label, css, entry))
+            label, css = (shown.label, f"tier-{shown.id}") if shown else (NO_TIER, "untiered")
+            cells.append(
+                Cell(version, shown.id if shown else None, label, css, entry, change=CHANGE_LABELS[entry.change])
+            )
         elif carried is not None and carried.id != "removed":
             shown = _tier_in(carried, vocabulary, tier_by_id)
             cells.append(Cell(version, shown.id, shown.label, f"tier-{shown.id} carried", None))

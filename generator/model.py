@@ -224,11 +224,12 @@ class Cell:
 
     release: str
     tier: str | None  # tier id in force (carried forward from earlier entries when not restated)
-    label: str  # text shown: tier label, "New", "Improved" ...
+    label: str  # text shown in the tier slot: the tier's label ("Beta"), "No tier", "" for none
     css: str  # class name for the colour
     entry: Entry | None  # the release's entry, None when the release does not mention it
     span: int = 1  # releases this cell covers: a run of releases that do not mention the feature is one cell
     last: str = ""  # the run's last release, when span > 1
+    change: str = ""  # what the release's entry did ("New", "Improved" ...), shown beside the tier
 
 
 @dataclass(frozen=True)

@@ -117,3 +117,23 @@ def test_every_breaking_change_and_deprecation_says_what_to_do():
             assert change.kind in CHANGE_KINDS, where
             checked += 1
     assert checked >= 130
+
+
+def test_lifecycle_cells_hold_tiers_and_show_the_change_beside_them():
+    """A strip's tier slot names a tier (or "No tier"), never a change kind; what the release did
+    ("Improved", "New") is the cell's change, shown beside the tier."""
+    from generator.enrich import CHANGE_LABELS, NO_TIER
+
+    site = site_model(CONTENT)
+    tier_labels = {t.label for t in site.content.tiers} | {NO_TIER, ""}
+    carried_improvement = None
+    for feature in site.features:
+        for cell in feature.cells:
+            assert cell.label in tier_labels, (feature.id, cell)
+            if cell.entry is not None:
+                assert cell.change == CHANGE_LABELS[cell.entry.change]
+                if cell.entry.change == "improved" and not cell.entry.tier and cell.tier:
+                    carried_improvement = cell
+    # An improvement that restates no tier shows the tier in force, with "Improved" beside it.
+    assert carried_improvement is not None
+    assert carried_improvement.label == site.tier_by_id[carried_improvement.tier].label
