@@ -25,6 +25,13 @@ How a line under a section is read:
   directly followed by sibling items ("New meta tensor implementations:" over "* nonzero (#1)").
 - A PR-less entry heading met inside the body of a list-item change at a deeper level than its
   area ("### Version <2.9" under a deprecation bullet) continues that change.
+- An area heading whose title is a sentence ("### Dropped support for Triton < 2.2.0. Removed
+  Support for CUDA 12.4, Anaconda in CI/CD." over the bullets that say each of it) summarises the
+  changes under it: it names no area, and its words only help the wording decide one (below).
+- A change no heading, bold label or group bullet files under an area (2.9 writes its breaking
+  changes as bare `##` headings) gets one from its wording: an area name the same notes use, or a
+  module or cue word of `WORDING`, found in its record line (then in a summary heading over it).
+  Where nothing matches, its area stays "" (unassigned).
 """
 
 from __future__ import annotations
@@ -35,6 +42,26 @@ from itertools import pairwise
 
 AREA_SEPARATOR = " › "
 LABEL_WORDS = 4  # a group label of more words is a sentence: kept in the text, not the area
+SENTENCE_WORDS = 6  # a heading of more words, or with a full stop, is a sentence: never an area
+
+# Cue words -> the area names (normalised by `_area_key`) they point to, most specific first.
+# A change without an area takes the first of these names that its own notes use as an area.
+WORDING: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...] = tuple(
+    (re.compile(pattern, re.IGNORECASE), names)
+    for pattern, names in (
+        (
+            r"\bci/cd\b|\bwheels?\b|manylinux|anaconda|cxx11_abi|\bbinaries\b|supported python version",
+            ("release engineering", "releng"),
+        ),
+        (r"\bmacos\b|\bmetal\b", ("mps",)),
+        (r"\bbuilds?\b", ("build", "release engineering", "releng")),
+        (r"\bcustom operators?\b|\bcustom ops?\b|torch\.library\b", ("composability",)),
+        (r"stable::|\bshim\b|\blibtorch\b", ("c++ extensions", "c++", "cpp")),
+        (r"\bdataloader\b|torch\.utils\.data\b", ("dataloader",)),
+        (r"\bc10d\b|\bfsdp2?\b|\bdtensor\b|torch\.distributed\b", ("distributed",)),
+        (r"\blr_?scheduler\b|torch\.optim\b", ("optim", "optimizer")),
+    )
+)
 
 # Section heading text (lower-cased, emoji/punctuation/bold removed) -> section id.
 # None means "Highlights": it feeds features, not changes, and is skipped.
@@ -217,6 +244,7 @@ class _Builder:
         self.path = path
         self.opaque = list(lines.code)  # code, or a heading's body appended whole to a change
         self.changes: list[ImportedChange] = []
+        self.summaries: list[tuple[str, ...]] = []  # per change: the sentence headings above it
         self.warnings: list[str] = []
         if lines.unclosed_fence is not None:
             self.warnings.append(
@@ -254,7 +282,7 @@ class _Builder:
                 self._line(i)
                 i += 1
         self._flush()
-        return ParsedNotes(tuple(self.changes), tuple(self.warnings))
+        return ParsedNotes(_areas_from_wording(self.changes, self.summaries), tuple(self.warnings))
 
     def _start_section(self, i: int, title: str) -> None:
         self._flush()
@@ -466,7 +494,10 @@ class _Builder:
     def _emit(self, lines: list[int], area: str, context: tuple[int, ...] = ()) -> None:
         text = self._text([*context, *lines])
         if text:
-            self.changes.append(ImportedChange(self.section or OTHER, _fit(area), text, find_prs(text)))
+            parts = area.split(AREA_SEPARATOR) if area else []
+            named = AREA_SEPARATOR.join(p for p in parts if not is_sentence(p))
+            self.changes.append(ImportedChange(self.section or OTHER, _fit(named), text, find_prs(text)))
+            self.summaries.append(tuple(p for p in parts if is_sentence(p)))
 
     def _text(self, lines: list[int]) -> str:
         """The lines as one text, dedented by the first line's indent; a code block moves only
@@ -482,6 +513,63 @@ class _Builder:
                 fence_pad = min(pad, spaces)
             out.append(line[min(fence_pad if in_code else pad, spaces) :])
         return "\n".join(out).strip("\n")
+
+
+def is_sentence(label: str) -> bool:
+    """Whether a heading or label is a sentence (a change or a summary), not an area's name."""
+    return len(label.split()) > SENTENCE_WORDS or bool(re.search(r"\.(?:\s|$)", label))
+
+
+def _area_key(name: str) -> str:
+    """An area name reduced for matching: "torch.nn" -> "nn", "Build Frontend" -> "build",
+    "Ahead-Of-Time Inductor (AOTI)" -> "ahead-of-time inductor"."""
+    key = re.sub(r"\([^)]*\)", " ", name.lower())
+    key = " ".join(key.split()).removeprefix("torch.")
+    return key.removesuffix(" frontend").strip()
+
+
+_CODE_SPAN = re.compile(r"`([^`]+)`")
+_LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
+
+
+def _areas_from_wording(changes: list[ImportedChange], summaries: list[tuple[str, ...]]) -> tuple:
+    """The changes, each without an area given one from its wording where it names one (see the
+    module docstring); the names come from the areas the same notes use."""
+    names: dict[str, str] = {}  # key -> area, the top-level areas of these notes in order of use
+    for change in changes:
+        top = change.area.split(AREA_SEPARATOR)[0]
+        if top:
+            names.setdefault(_area_key(top), top)
+    out = []
+    for change, summary in zip(changes, summaries, strict=True):
+        if not change.area:
+            first = change.text.split("\n", 1)[0]
+            area = next(filter(None, (_area_in(line, names) for line in (first, *summary))), "")
+            change = ImportedChange(change.section, area, change.text, change.prs)
+        out.append(change)
+    return tuple(out)
+
+
+def _area_in(line: str, names: dict[str, str]) -> str:
+    """The area `line` points to: a cue of WORDING, a `torch.<module>` in its code, or an area
+    name in its prose (in that order); "" when none."""
+    line = _LINK.sub(r"\1", re.sub(r"^\s*(?:#+|[-*+])\s*", "", line))
+    line = _REF.sub(" ", line)
+    for cue, keys in WORDING:
+        if cue.search(line):
+            for key in keys:
+                if key in names:
+                    return names[key]
+    for code in _CODE_SPAN.findall(line):
+        for module in re.findall(r"\btorch((?:\.\w+)+)", code):
+            for part in module.lower().split(".")[1:]:
+                if part in names:
+                    return names[part]
+    prose = _CODE_SPAN.sub(" ", line).lower()
+    for key, area in names.items():
+        if re.search(rf"(?<![\w.]){re.escape(key)}(?![\w])", prose):
+            return area
+    return ""
 
 
 def _is_bold(title: str) -> bool:

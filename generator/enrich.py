@@ -15,7 +15,7 @@ import unicodedata
 from collections import defaultdict
 from dataclasses import replace
 
-from . import symbols
+from . import symbols, urls
 from .model import (
     SECTIONS,
     UPGRADE_GROUPS,
@@ -31,15 +31,19 @@ from .model import (
     Content,
     Contributor,
     ContributorWork,
+    DueItem,
     Entry,
     Family,
     Feature,
+    Home,
     LedgerRow,
     Matrix,
     MatrixRow,
     Release,
     ReleaseView,
     Site,
+    StoryCell,
+    StoryRow,
     Tier,
     TierLevel,
     UpgradeGroup,
@@ -54,6 +58,10 @@ CHANGE_LABELS = {
     "deprecated": "Deprecated",
     "removed": "Removed",
 }
+
+
+NO_TIER = "No tier"
+"""A cell's tier slot where no entry so far has stated a tier."""
 
 
 def slugify(text: str) -> str:
@@ -190,7 +198,8 @@ def _strip(entries: tuple[Entry, ...], eras: Eras, tiers: tuple[Tier, ...], pad:
 
 @functools.lru_cache(maxsize=1 << 16)
 def _cells(entries: tuple[Entry, ...], eras: Eras, tiers: tuple[Tier, ...], pad: bool) -> tuple[Cell, ...]:
-    """One cell per release: the entry's tier, or the last stated tier carried forward (muted).
+    """One cell per release: the tier in force (stated by the entry, or the last stated tier carried
+    forward, muted where the release does not mention the feature) and the entry's change kind.
 
     With pad, releases before the first entry get empty cells so rows line up in a matrix;
     without, the strip starts at the first entry.
@@ -209,13 +218,13 @@ def _cells(entries: tuple[Entry, ...], eras: Eras, tiers: tuple[Tier, ...], pad:
         if entry is not None:
             if entry.tier:
                 carried = tier_by_id[entry.tier]
+            # The tier slot holds a tier (stated, or carried from an earlier entry); what the
+            # release did to the feature ("Improved") is the cell's change, shown beside it.
             shown = _tier_in(carried, vocabulary, tier_by_id)
-            if entry.tier:
-                label, css = shown.label, f"tier-{shown.id}"
-            else:
-                label = CHANGE_LABELS[entry.change]
-                css = f"change-{entry.change}"
-            cells.append(Cell(version, shown.id if shown else None, label, css, entry))
+            label, css = (shown.label, f"tier-{shown.id}") if shown else (NO_TIER, "untiered")
+            cells.append(
+                Cell(version, shown.id if shown else None, label, css, entry, change=CHANGE_LABELS[entry.change])
+            )
         elif carried is not None and carried.id != "removed":
             shown = _tier_in(carried, vocabulary, tier_by_id)
             cells.append(Cell(version, shown.id, shown.label, f"tier-{shown.id} carried", None))
@@ -544,3 +553,101 @@ def _contributors(releases: tuple[Release, ...]) -> tuple[Contributor, ...]:
 
 def release_date_text(date: dt.date) -> str:
     return f"{date:%B} {date.day}, {date.year}"
+
+
+# ---------------------------------------------------------------- the home page
+
+
+def story_rows(site: Site) -> tuple[StoryRow, ...]:
+    """The rows of the home page's 2.x-at-a-glance table: one per area, each cell the most mature
+    tier the release announced in it (a deprecation or removal only where that is all it did).
+
+    The one place that says what a row is: switch the source (areas today, feature families
+    tomorrow) here, and the page and its legend follow."""
+    rows = []
+    for area, features in site.features_by_area:
+        mine = {f.id for f in features}
+        cells = []
+        for release in site.releases:
+            entries = tuple(e for e in release.entries if e.id in mine)
+            cells.append(_story_cell(site, release, entries))
+        rows.append(StoryRow(area.name, urls.at(urls.FEATURES, area.id), tuple(cells)))
+    return tuple(rows)
+
+
+def _story_cell(site: Site, release: Release, entries: tuple[Entry, ...]) -> StoryCell:
+    if not entries:
+        return StoryCell(release.version, None, "", "", "empty", f"{release.version}: nothing announced")
+    tiers = [tier_at(site.tier_by_id[e.tier], release, site.tier_by_id) for e in entries if e.tier]
+    growing = [t for t in tiers if t.id not in ("deprecated", "removed")]
+    top = max(growing or tiers, key=lambda t: t.level, default=None)
+    label = top.label if top else NO_TIER
+    said = "; ".join(
+        f"{site.feature_by_id[e.id].title}: "
+        + (tier_at(site.tier_by_id[e.tier], release, site.tier_by_id).label if e.tier else NO_TIER)
+        for e in entries
+    )
+    return StoryCell(
+        release.version,
+        top.id if top else None,
+        label,
+        STORY_ABBR[label],
+        f"tier-{top.id}" if top else "untiered",
+        f"{release.version}: {said}",
+        len(entries),
+    )
+
+
+STORY_ABBR = {
+    "Prototype": "P",
+    "Beta": "B",
+    "Stable": "S",
+    "Unstable": "U",
+    "Deprecated": "D",
+    "Removed": "R",
+    NO_TIER: "N",
+}
+"""Tier labels as the glance table prints them; the legend under it spells each one out."""
+
+
+def home(site: Site) -> Home:
+    """The home page: the glance table and its legend, what is on its way out, the picker's defaults."""
+    story = story_rows(site)
+    shown = {c.label for row in story for c in row.cells if c.label}
+    legend = []
+    for label, abbr in STORY_ABBR.items():
+        if label in shown:
+            tiers = [t for t in site.content.tiers if t.label == label]
+            names = " / ".join(t.name for t in tiers) or "No tier stated"
+            legend.append((abbr, names, f"tier-{tiers[0].id}" if tiers else "untiered"))
+    versions = site.versions
+    return Home(story, tuple(legend), _due(site), versions[-2] if len(versions) > 1 else versions[-1], versions[-1])
+
+
+def _due(site: Site) -> tuple[DueItem, ...]:
+    shipped = set(site.versions)
+    items = []
+    for row in site.ledger:
+        if row.removed_in:
+            continue
+        url = urls.feature(row.feature.id)
+        status = "undated" if not row.removal_planned else "overdue" if row.overdue else "due"
+        items.append(DueItem(row.feature.title, url, row.deprecated_in, row.removal_planned, status))
+    for release in site.releases:
+        for view in site.release_views[release.version].sections:
+            for area in view.areas:
+                for v in area.changes:
+                    if v.change.removal and v.change.removal not in shipped:
+                        title = v.change.text.split("\n", 1)[0]
+                        url = urls.at(urls.release(release.version), v.anchor)
+                        items.append(DueItem(title, url, release.version, v.change.removal, "due"))
+    order = {"due": 0, "overdue": 1, "undated": 2}
+    items.sort(
+        key=lambda d: (
+            order[d.status],
+            version_key(d.removal) if d.removal else (0,),
+            tuple(-k for k in version_key(d.deprecated_in)),
+        )
+    )
+    recent = set(site.versions[-3:])
+    return tuple(d for d in items if d.status != "undated" or d.deprecated_in in recent)

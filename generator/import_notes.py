@@ -97,7 +97,8 @@ def render_changes_yaml(
 
     Hand-written fields of `previous_yaml_text` (the file being replaced) are kept: each goes to
     the change with the same PR tuple or, for a change citing no PR, the same section, area and
-    text. Raises ValueError when the previous text is not a readable change list.
+    text (or the same section and text, where its area changed). Raises ValueError when the
+    previous text is not a readable change list.
     """
     changes = [record_of(c) for c in changes]
     hand, _ = _match_hand_fields(changes, previous_yaml_text)
@@ -268,10 +269,21 @@ def _match_hand_fields(changes: list[ImportedChange], previous_yaml_text: str | 
             waiting.setdefault(
                 _key(item.get("section"), item.get("area"), item.get("text"), item.get("prs")), []
             ).append(fields)
-    matched = []
-    for change in changes:
+    matched = [{}] * len(changes)
+    for i, change in enumerate(changes):
         queue = waiting.get(_key(change.section, change.area, change.text, change.prs))
-        matched.append(queue.pop(0) if queue else {})
+        if queue:
+            matched[i] = queue.pop(0)
+    # A change citing no PR whose area moved (an importer that files it better) keeps its fields
+    # by section and text.
+    for i, change in enumerate(changes):
+        if matched[i] or change.prs:
+            continue
+        key = next(
+            (k for k, q in waiting.items() if q and k[0] == "text" and k[1::2] == (change.section, change.text)), None
+        )
+        if key is not None:
+            matched[i] = waiting[key].pop(0)
     orphans = [f"the change at {_describe(key)}" for key, queue in waiting.items() for _ in queue]
     return [_normalised(fields) for fields in matched], orphans
 

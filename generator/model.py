@@ -239,11 +239,12 @@ class Cell:
 
     release: str
     tier: str | None  # tier id in force (carried forward from earlier entries when not restated)
-    label: str  # text shown: tier label, "New", "Improved" ...
+    label: str  # text shown in the tier slot: the tier's label ("Beta"), "No tier", "" for none
     css: str  # class name for the colour
     entry: Entry | None  # the release's entry, None when the release does not mention it
     span: int = 1  # releases this cell covers: a run of releases that do not mention the feature is one cell
     last: str = ""  # the run's last release, when span > 1
+    change: str = ""  # what the release's entry did ("New", "Improved" ...), shown beside the tier
 
 
 @dataclass(frozen=True)
@@ -446,3 +447,48 @@ class Site:
     release_views: dict = field(hash=False)  # version -> ReleaseView
     entries_by_tier: dict = field(hash=False)  # tier id -> entries, newest first
     source_date_epoch: int  # the newest release date, for reproducible builds
+
+
+# ---------------------------------------------------------------- the home page (computed by enrich.home)
+
+
+@dataclass(frozen=True)
+class StoryCell:
+    """One cell of the home page's 2.x-at-a-glance table: what a row did in one release."""
+
+    release: str
+    tier: str | None  # tier id that colours the cell (as the release's vocabulary names it); None: no tier
+    label: str  # the tier's label ("Beta"), "No tier", or "" where the release announced nothing here
+    abbr: str  # the label's abbreviation printed in the cell ("B"); the legend spells it out
+    css: str  # class name for the colour
+    title: str  # what the cell stands for, in words ("FlexAttention: Prototype; …")
+    count: int = 0  # announcements behind the cell
+
+
+@dataclass(frozen=True)
+class StoryRow:
+    label: str  # e.g. an area's name
+    url: str  # page URL (generator.urls) the row label links to
+    cells: tuple[StoryCell, ...]  # one per release, oldest first
+
+
+@dataclass(frozen=True)
+class DueItem:
+    """Something deprecated, with where it stands on its way out."""
+
+    title: str  # a feature's title, or a change's record line (templates print it with `record`)
+    url: str  # page URL, with the change's anchor for a change
+    deprecated_in: str
+    removal: str | None  # release announced for its removal
+    status: str  # "due" (removal release not out yet), "overdue" (out, not removed), "undated"
+
+
+@dataclass(frozen=True)
+class Home:
+    """The home page's ways in, computed once."""
+
+    story: tuple[StoryRow, ...]
+    legend: tuple[tuple[str, str, str], ...]  # (abbreviation, tier names, css) of the tiers the story shows
+    due: tuple[DueItem, ...]  # due first (soonest first), then overdue, then recent undated deprecations
+    upgrade_from: str  # the picker's default: the release before the latest
+    upgrade_to: str  # the latest release

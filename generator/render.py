@@ -16,7 +16,7 @@ import jinja2
 from markupsafe import Markup
 
 from . import textfilters, urls
-from .enrich import CHANGE_LABELS, release_date_text
+from .enrich import CHANGE_LABELS, home, release_date_text
 from .model import ALL, CHANGE_KINDS, SECTION_TITLES, UPGRADE_GROUPS, Site, parts
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -77,7 +77,12 @@ def pages(site: Site) -> list[Page]:
     parts of content it shows."""
     every = site.versions
     out = [
-        Page(urls.HOME, "home.md.j2", {"view": site.release_views[site.latest.version]}, "releases/*.yaml"),
+        Page(
+            urls.HOME,
+            "home.md.j2",
+            {"view": site.release_views[site.latest.version], "home": home(site)},
+            "releases/*.yaml, changes/*.yaml",
+        ),
         Page(urls.RELEASES, "releases.md.j2", {}, "releases/*.yaml", parts(every, release=True, entries=True)),
         Page(urls.FEATURES, "features.md.j2", {}, "releases/*.yaml", parts(every, entries=True)),
         Page(urls.BACKENDS, "backends.md.j2", {}, "backends.yaml", parts(every, entries=True, changes=True)),

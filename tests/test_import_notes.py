@@ -14,7 +14,7 @@ import pytest
 import yaml
 
 from generator import import_notes
-from generator._notes_parser import SECTIONS, classify, section_key
+from generator._notes_parser import SECTIONS, classify, is_sentence, section_key
 from generator.errors import ContentError
 from generator.import_notes import ImportedChange, parse_notes, render_changes_yaml
 from generator.writer import write_atomic
@@ -195,6 +195,84 @@ def test_a_heading_that_is_a_change_is_no_area(release):
     never names the area of other changes, and no area is a sentence cut at the schema's limit."""
     for change in committed(release)["changes"]:
         assert not pr_refs(change["area"]) and not change["area"].endswith("…"), change["area"]
+        # Nor is any part of an area a sentence (2.7's "Dropped support for Triton < 2.2.0. Removed …").
+        for part in change["area"].split(" › "):
+            assert ". " not in part and not part.endswith(".") and len(part.split()) <= 6, change["area"]
+
+
+@pytest.mark.parametrize("release", REAL_RELEASES)
+def test_breaking_changes_and_deprecations_are_filed_under_areas(release):
+    """A reader scanning what breaks finds it by area: where the notes name none (2.9's breaking
+    changes are bare headings), the wording decides, and only a few stay without an area."""
+    upgrade = [c for c in committed(release)["changes"] if c["section"] in ("bc-breaking", "deprecations")]
+    unfiled = [c["text"].split("\n")[0] for c in upgrade if not c["area"]]
+    assert len(unfiled) <= 3, unfiled
+
+
+def test_a_heading_that_names_an_area_files_the_changes_under_it():
+    notes = "# Bug fixes\n## Distributed\n### c10d\n- Fix a hang (#1)\n- Fix a leak (#2)\n## ONNX\n- Fix export (#3)\n"
+    assert [(c.area, c.prs) for c in parse_notes(notes, "n.md").changes] == [
+        ("Distributed › c10d", (1,)),
+        ("Distributed › c10d", (2,)),
+        ("ONNX", (3,)),
+    ]
+
+
+def test_a_heading_that_is_a_change_names_no_area():
+    """2.7's "### Dropped support for Triton < 2.2.0. Removed Support for CUDA 12.4, Anaconda in
+    CI/CD." over the bullets that say each part of it, and 2.8's long "### Several config variables
+    … renamed or removed" under "## torch.compile": the bullets are the changes, the sentence is no
+    area; without an area above it, the wording decides (here from the notes' own area names)."""
+    notes = (
+        "# Backwards Incompatible Changes\n"
+        "### Dropped support for Triton < 2.2.0. Removed Support for CUDA 12.4, Anaconda in CI/CD.\n"
+        "- Removed CUDA 12.4 support in CI/CD in favor of 12.8 (#10, #11)\n"
+        "- Dropped support for Triton < 2.2.0 (versions without ASTSource) (#12)\n"
+        "## torch.compile\n"
+        "### Several config variables related to `torch.compile` have been renamed or removed\n"
+        "- Dynamo config variable `x` has no effect (#13).\n"
+        "- Inductor config variable `y` is deprecated (#14).\n"
+        "# Bug fixes\n## Release Engineering\n- Fix wheels (#15)\n## ONNX\n- Fix export (#16)\n"
+    )
+    changes = parse_notes(notes, "n.md").changes
+    assert [(c.area, c.prs) for c in changes] == [
+        ("Release Engineering", (10, 11)),  # "CI/CD": the notes' Release Engineering
+        ("Release Engineering", (12,)),  # nothing of its own: its summary heading says CI/CD
+        ("torch.compile", (13,)),
+        ("torch.compile", (14,)),
+        ("Release Engineering", (15,)),
+        ("ONNX", (16,)),
+    ]
+    assert changes[0].text.startswith("- Removed CUDA 12.4 support")  # the heading is not copied into texts
+
+
+@pytest.mark.parametrize(
+    "heading, area",
+    [
+        ("## Default to `dynamo=True` for ONNX exporter (#1)", "ONNX"),  # an area name in prose, not `dynamo` in code
+        ("## Remove `torch.onnx.enable_fake_mode` (#1)", "ONNX"),  # a torch module in code
+        ("## Min supported Python version is now 3.10 (#1)", "Release Engineering"),  # a cue word
+        ("## Raise appropriate errors in `torch.cat` (#1)", ""),  # nothing names an area: unassigned
+    ],
+)
+def test_wording_decides_the_area_where_the_notes_name_none(heading, area):
+    notes = (
+        f"# Backwards Incompatible Changes\n{heading}\n\nWhy it changed.\n"
+        "# Bug fixes\n## Python Frontend\n- a (#2)\n## Dynamo\n- b (#3)\n## ONNX\n- c (#4)\n"
+        "## Release Engineering\n- d (#5)\n"
+    )
+    assert parse_notes(notes, "n.md").changes[0].area == area
+
+
+def test_hand_written_fields_stay_with_a_change_without_prs_whose_area_moved():
+    previous = (
+        "release: '2.99'\nsource: https://example.org\nchanges:\n"
+        "  - section: deprecations\n    area: ''\n    text: '### MPS support for MacOS Ventura will be removed'\n"
+        "    prs: []\n    note: Plan an OS upgrade.\n"
+    )
+    notes = "# Deprecations\n### MPS support for MacOS Ventura will be removed\n\nWhy.\n# Bug fixes\n## MPS\n- x (#1)\n"
+    data = yaml.safe_load(import_text(notes, "n.md", previous=previous))
+    assert data["changes"][0]["area"] == "MPS" and data["changes"][0]["note"] == "Plan an OS upgrade."
 
 
 def test_real_reference_forms():
@@ -222,13 +300,17 @@ def test_no_line_of_a_section_is_dropped(release):
     changes = parse_notes(source, "x.md").changes
     in_texts = {line.strip() for c in changes for line in c.text.split("\n")}
     area_words = {part for c in changes for part in c.area.split(" › ")}
-    for line in notes_body(source).split("\n"):
+    body = notes_body(source).split("\n")
+    for i, line in enumerate(body):
         words = line.strip()
         if not words or words in in_texts:
             continue
         label = re.sub(r"^(#+|[-*+])\s+", "", words).strip("*_ :")
         section = words.startswith("#") and section_key(words) in SECTIONS
-        assert label in area_words or section, f"dropped: {line!r}"
+        # A heading that is a sentence over a list summarises the changes listed right under it.
+        below = next((b.strip() for b in body[i + 1 :] if b.strip()), "")
+        summary = words.startswith("#") and is_sentence(label) and below[:1] in ("-", "*", "+") and below in in_texts
+        assert label in area_words or section or summary, f"dropped: {line!r}"
 
 
 @pytest.mark.parametrize("release", REAL_RELEASES)

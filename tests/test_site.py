@@ -162,3 +162,52 @@ def test_former_ids_still_resolve(real_site: Path):
         "2.7": "fx-graph-cache",
     }.items():
         assert f'id="{anchor}"' in (real_site / "releases" / version / "index.html").read_text(), (version, anchor)
+
+
+def test_lifecycle_cells_hold_tiers_and_show_the_change_beside_them():
+    """A strip's tier slot names a tier (or "No tier"), never a change kind; what the release did
+    ("Improved", "New") is the cell's change, shown beside the tier."""
+    from generator.enrich import CHANGE_LABELS, NO_TIER
+
+    site = site_model(CONTENT)
+    tier_labels = {t.label for t in site.content.tiers} | {NO_TIER, ""}
+    carried_improvement = None
+    for feature in site.features:
+        for cell in feature.cells:
+            assert cell.label in tier_labels, (feature.id, cell)
+            if cell.entry is not None:
+                assert cell.change == CHANGE_LABELS[cell.entry.change]
+                if cell.entry.change == "improved" and not cell.entry.tier and cell.tier:
+                    carried_improvement = cell
+    # An improvement that restates no tier shows the tier in force, with "Improved" beside it.
+    assert carried_improvement is not None
+    assert carried_improvement.label == site.tier_by_id[carried_improvement.tier].label
+
+
+def test_home_is_a_way_in(real_site: Path):
+    """The home page's title names the site once; its search box and upgrade picker are plain GET
+    forms (they work without JavaScript); the glance table labels every cell in text."""
+    import re
+
+    html = (real_site / "index.html").read_text(encoding="utf-8")
+    assert re.search(r"<title>\s*PyTorch Release Atlas\s*</title>", html)
+    assert html.count("PyTorch Release Atlas - PyTorch Release Atlas") == 0
+    search = re.search(r'<form class="atlas-home-search"[^>]*action="([^"]+)"', html)
+    assert search and search[1] == "features/"
+    assert re.search(r'<input id="atlas-home-q" name="q"', html)
+    picker = re.search(
+        r'<form class="atlas-compare atlas-home-upgrade" method="get" action="([^"]+)"(.*?)</form>', html, re.S
+    )
+    assert picker and picker[1] == "upgrade/"
+    assert all(f'name="{name}"' in picker[2] for name in ("from", "to", "backend"))
+    assert '<option value="2.11" selected>' in picker[2] and '<option value="2.12" selected>' in picker[2]
+    table = re.search(r'<table class="atlas-matrix atlas-glance".*?</table>', html, re.S)[0]
+    cells = re.findall(r'<td class="atlas-cell ([^"]+)"[^>]*>(.*?)</td>', table)
+    coloured = [(css, text) for css, text in cells if css != "empty"]
+    assert len(coloured) > 50
+    for css, text in coloured:  # colour only repeats what the text says
+        assert re.match(r'<abbr title="[A-Z][a-z -]+">[PBSUDRN]</abbr>', text), (css, text)
+    legend = re.search(r'<p class="atlas-legend">(.*?)</p>', html, re.S)[1]
+    for abbr in set(re.findall(r">([PBSUDRN])</abbr>", table)):
+        assert f">{abbr}</span>" in legend, abbr
+    assert 'id="deprecated"' in html and "removal due in 2.13" in html

@@ -14,7 +14,7 @@ def test_backend_page_shows_the_matrix(page, served):
     headers = matrix.locator("thead th").all_inner_texts()
     assert headers[1:3] == ["2.0", "2.1"] and headers[-1] == "2.12"
     assert matrix.locator("tbody tr").count() >= 5
-    # Cells name their tier in text, and link to the release entry.
+    # Cells name their tier in text (never a change kind such as "Improved"), and link to the release entry.
     cell = matrix.locator("tbody td.atlas-cell a").first
     assert cell.inner_text() in {
         "Prototype",
@@ -23,9 +23,7 @@ def test_backend_page_shows_the_matrix(page, served):
         "Unstable",
         "Deprecated",
         "Removed",
-        "New",
-        "Improved",
-        "Promoted",
+        "No tier",
     }
     cell.click()
     page.wait_for_url("**/releases/**#*")
@@ -98,3 +96,25 @@ def test_backend_matrix_opens_on_the_newest_release_without_sideways_page_overfl
         assert page.evaluate("document.documentElement.scrollWidth") <= width
     finally:
         context.close()
+
+
+def test_home_search_box_hands_its_words_to_the_site_search(page, served):
+    page.goto(served)
+    page.locator("#atlas-home-q").type("FlexAttention", delay=30)
+    header = page.locator("input.md-search__input")
+    assert header.input_value() == "FlexAttention"
+    assert header.evaluate("el => el === document.activeElement")
+    first = page.locator(".md-search-result__item a").first
+    first.wait_for()
+    assert "features/flex-attention/" in first.get_attribute("href")
+
+
+def test_home_upgrade_picker_opens_the_guide(page, served):
+    page.goto(served)
+    form = page.locator("form.atlas-home-upgrade")
+    form.locator("select[name=from]").select_option("2.4")
+    form.locator("select[name=backend]").select_option("rocm")
+    form.locator("button[type=submit]").click()
+    page.wait_for_url("**/upgrade/?from=2.4&to=2.12&backend=rocm")
+    page.locator("#atlas-upgrade-result section[data-group]").first.wait_for()
+    assert page.locator("#atlas-upgrade select[name=backend]").input_value() == "rocm"

@@ -283,7 +283,32 @@
     });
   }
 
-  function init() { initFilters(); initCompare(); initUpgrade(); initScrollwraps(); initMatrices(); }
+  /* ---- Home: the search box in the page hands its words to the site search in the header.
+     The only hook between them: Material's search input and its overlay toggle. Where neither is
+     on the page, the form submits as it does without JavaScript (to the features index). ---- */
+  function initHomeSearch() {
+    document.querySelectorAll("form[data-atlas-search]").forEach(function (form) {
+      const box = form.elements.q;
+      function handOver(event) {
+        const header = document.querySelector(".md-search__input");
+        if (!header) return;
+        if (event.type === "submit") event.preventDefault();
+        const toggle = document.getElementById("__search");
+        if (toggle && !toggle.checked) {
+          toggle.checked = true;
+          toggle.dispatchEvent(new Event("change", { bubbles: true }));
+        }
+        header.value = box.value;
+        box.value = "";
+        header.focus();
+        for (const type of ["input", "keyup"]) header.dispatchEvent(new Event(type, { bubbles: true }));
+      }
+      form.addEventListener("submit", handOver);
+      box.addEventListener("input", handOver);
+    });
+  }
+
+  function init() { initFilters(); initCompare(); initUpgrade(); initScrollwraps(); initMatrices(); initHomeSearch(); }
   if (window.document$ && typeof window.document$.subscribe === "function") {
     window.document$.subscribe(init);  // Material's instant navigation swaps pages without reloading
   } else if (document.readyState === "loading") {
