@@ -262,18 +262,24 @@ def _usage(path: str, message: str) -> UsageError:
 
 def _match_hand_fields(changes: list[ImportedChange], previous_yaml_text: str | None) -> tuple[list[dict], list[str]]:
     """For each change, the hand-written fields it inherits; and descriptions of those left over."""
-    waiting: dict[tuple, list[dict]] = {}
+    waiting: dict[tuple, list[tuple[str, dict]]] = {}
     for item in _previous_changes(previous_yaml_text):
         fields = {k: item[k] for k in HAND_WRITTEN if item.get(k) is not None}
         if fields:
             waiting.setdefault(
                 _key(item.get("section"), item.get("area"), item.get("text"), item.get("prs")), []
-            ).append(fields)
-    matched = [{}] * len(changes)
-    for i, change in enumerate(changes):
-        queue = waiting.get(_key(change.section, change.area, change.text, change.prs))
-        if queue:
-            matched[i] = queue.pop(0)
+            ).append((str(item.get("text")), fields))
+    matched: list[dict] = [{}] * len(changes)
+    # Two changes may cite the same PRs: the one with the same text keeps its fields first, and
+    # only what is left follows the PRs to a change whose text was reworded.
+    for exact in (True, False):
+        for i, change in enumerate(changes):
+            queue = waiting.get(_key(change.section, change.area, change.text, change.prs))
+            if matched[i] or not queue:
+                continue
+            at = next((j for j, (text, _) in enumerate(queue) if text == change.text or not exact), None)
+            if at is not None:
+                matched[i] = queue.pop(at)[1]
     # A change citing no PR whose area moved (an importer that files it better) keeps its fields
     # by section and text.
     for i, change in enumerate(changes):
@@ -283,7 +289,7 @@ def _match_hand_fields(changes: list[ImportedChange], previous_yaml_text: str | 
             (k for k, q in waiting.items() if q and k[0] == "text" and k[1::2] == (change.section, change.text)), None
         )
         if key is not None:
-            matched[i] = waiting[key].pop(0)
+            matched[i] = waiting[key].pop(0)[1]
     orphans = [f"the change at {_describe(key)}" for key, queue in waiting.items() for _ in queue]
     return [_normalised(fields) for fields in matched], orphans
 

@@ -397,6 +397,15 @@ def test_hand_written_fields_follow_the_prs_when_the_text_changes():
     assert [c.get("note") for c in after["changes"]] == ["Kept.", None]
 
 
+def test_two_changes_citing_one_pr_keep_their_own_hand_written_fields():
+    notes = "# Improvements\n- Fix output metadata (#7)\n# Bug Fixes\n- Preserve output metadata (#7)\n"
+    before = import_text(notes, "x.md")
+    second = before.rindex("    prs: [7]\n")
+    edited = before[:second] + "    prs: [7]\n    features: [torch-export]\n" + before[second + len("    prs: [7]\n") :]
+    after = yaml.safe_load(import_text(notes, "x.md", previous=edited))
+    assert [c.get("features") for c in after["changes"]] == [None, ["torch-export"]]
+
+
 def test_unreadable_previous_file_is_refused():
     with pytest.raises(ValueError, match="not valid YAML"):
         render_changes_yaml("2.99", "https://example.org", [], "changes: [\n")
