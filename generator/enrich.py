@@ -295,10 +295,11 @@ def _families(content: Content, feature_by_id: dict, eras: Eras, feature_changes
         for fid in ids:
             for entry in feature_by_id[fid].entries if fid in feature_by_id else ():
                 entries[entry.release].append(entry)
-        changes = {
+        actions = {
             (release.version, view.anchor): (release, view)
-            for fid in ids
+            for fid in ids[1:]
             for release, view in feature_changes.get(fid, ())
+            if view.group and view.group != "new"
         }
         out.append(
             Family(
@@ -311,7 +312,15 @@ def _families(content: Content, feature_by_id: dict, eras: Eras, feature_changes
                 by_release=tuple(
                     (release_by_version[v], tuple(entries[v])) for v, _ in reversed(eras) if entries.get(v)
                 ),
-                changes=tuple(sorted(changes.values(), key=lambda pair: (pair[0].key, pair[1].anchor), reverse=True)),
+                own_changes=feature_changes.get(node.id, ()),
+                member_actions=tuple(
+                    sorted(actions.values(), key=lambda pair: (pair[0].key, pair[1].anchor), reverse=True)
+                ),
+                member_counts=tuple(
+                    (catalogue_by_id[fid], depth, len(feature_changes[fid]))
+                    for depth, fid in below[1:]
+                    if feature_changes.get(fid)
+                ),
                 ids=ids,
             )
         )
@@ -559,20 +568,23 @@ def release_date_text(date: dt.date) -> str:
 
 
 def story_rows(site: Site) -> tuple[StoryRow, ...]:
-    """The rows of the home page's 2.x-at-a-glance table: one per area, each cell the most mature
-    tier the release announced in it (a deprecation or removal only where that is all it did).
+    """The rows of the home page's 2.x-at-a-glance table: one per top-level feature family, each
+    cell the most mature tier the release announced in that family (a deprecation or removal only
+    where that is all it did).
 
-    The one place that says what a row is: switch the source (areas today, feature families
-    tomorrow) here, and the page and its legend follow."""
+    The one place that says what a row is: the page and its legend follow."""
     rows = []
-    for area, features in site.features_by_area:
-        mine = {f.id for f in features}
+    for family in site.families:
+        if family.ancestors:
+            continue
+        mine = set(family.ids)
         cells = []
         for release in site.releases:
             entries = tuple(e for e in release.entries if e.id in mine)
             cells.append(_story_cell(site, release, entries))
-        rows.append(StoryRow(area.name, urls.at(urls.FEATURES, area.id), tuple(cells)))
-    return tuple(rows)
+        rows.append(StoryRow(family.node.name, urls.feature(family.node.id), tuple(cells)))
+    # The families most releases touched first: the story's main threads lead.
+    return tuple(sorted(rows, key=lambda r: (-sum(1 for c in r.cells if c.label), r.label.casefold())))
 
 
 def _story_cell(site: Site, release: Release, entries: tuple[Entry, ...]) -> StoryCell:

@@ -304,7 +304,9 @@ class Family:
     matrix: Matrix  # the family and every member with entries, depth first
     members: int  # every feature below it
     by_release: tuple[tuple[Release, tuple[Entry, ...]], ...]  # newest first: what each release did to it
-    changes: tuple  # ((Release, ChangeView), ...) newest first: its own and its members' changes
+    own_changes: tuple  # ((Release, ChangeView), ...) newest first: the changes tied to the family itself
+    member_actions: tuple  # the same for its members' changes an upgrade must act on (breaking, deprecations ...)
+    member_counts: tuple  # ((CatalogueFeature, depth, count), ...) members with changes, depth first
     ids: tuple[str, ...]  # itself and every feature below it
 
 
