@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import yaml
@@ -211,3 +212,23 @@ def test_home_is_a_way_in(real_site: Path):
     for abbr in set(re.findall(r">([PBSUDRN])</abbr>", table)):
         assert f">{abbr}</span>" in legend, abbr
     assert 'id="deprecated"' in html and "removal due in 2.13" in html
+
+
+def test_changes_naming_a_features_api_show_on_its_page():
+    """A change whose record line names flex_attention or fully_shard is on that feature's page,
+    and most breaking changes and deprecations are tied to a feature (the rest fit none)."""
+    site = site_model(CONTENT)
+    views = [
+        view
+        for release in site.releases
+        for section in site.release_views[release.version].sections
+        for area in section.areas
+        for view in area.changes
+    ]
+    for fid, pattern in {"flex-attention": r"flex_attention|flexattention", "fsdp2": r"fully_shard|\bfsdp2\b"}.items():
+        naming = [v for v in views if re.search(pattern, v.change.text.split("\n")[0], re.I)]
+        assert len(naming) >= 30, fid
+        on_page = {v.anchor for _, v in site.feature_changes[fid]}
+        assert [v.change.text for v in naming if v.anchor not in on_page] == []
+    acting = [v for v in views if v.change.section in ("bc-breaking", "deprecations")]
+    assert len([v for v in acting if v.features]) >= 90, len(acting)
