@@ -16,7 +16,7 @@ from pathlib import Path
 from . import manifest
 from .enrich import enrich
 from .load import load
-from .model import Site
+from .model import SYMBOL_INDEX, Site, symbol_part
 from .render import BENCHMARK, ROOT, TEMPLATES, render_all, write_changed
 
 CONFIG = ROOT / "mkdocs.yml"
@@ -89,7 +89,17 @@ def changed_parts(last: _Last | None, key: tuple, stamps: dict, shape: tuple, si
         for fid in site.feature_changes.keys() | last.site.feature_changes.keys():
             if _anchors(site.feature_changes.get(fid)) != _anchors(last.site.feature_changes.get(fid)):
                 out.add(f"feature:{fid}")
+    if any(k.startswith(("changes:", "entries:")) for k in out):  # a name may come, go or move page
+        new, old = site.symbol_pages, last.site.symbol_pages
+        out.update(symbol_part(page) for page in new.keys() | old.keys() if new.get(page) != old.get(page))
+        if _symbol_names(new) != _symbol_names(old):
+            out.add(SYMBOL_INDEX)
     return frozenset(out)
+
+
+def _symbol_names(pages: dict) -> tuple:
+    """What the /symbols/ index shows: each page's names."""
+    return tuple((page, tuple(s.name for s in module.symbols)) for page, module in pages.items())
 
 
 def _anchors(items) -> tuple:

@@ -44,6 +44,9 @@ from .model import (
     Site,
     StoryCell,
     StoryRow,
+    Symbol,
+    SymbolModule,
+    SymbolUse,
     Tier,
     TierLevel,
     UpgradeGroup,
@@ -76,7 +79,8 @@ def enrich(content: Content) -> Site:
 
     Computed here, never in templates: lifecycles and their cells (`Feature`), the timeline and
     each backend's matrix, every change's own anchor and backends (`ChangeView`), release-page
-    groupings (`ReleaseView`), backend change counts, the ledger, tier levels, contributors.
+    groupings (`ReleaseView`), backend change counts, the ledger, tier levels, contributors,
+    and the API symbol pages (`SymbolModule`).
     """
     releases = content.releases
     tier_by_id = {t.id: t for t in content.tiers}
@@ -121,6 +125,7 @@ def enrich(content: Content) -> Site:
         defaults=tuple((r, v) for r in reversed(releases) for v in change_views[r.version] if v.group == "defaults"),
         release_views={r.version: _release_view(r, content, change_views[r.version]) for r in releases},
         entries_by_tier={t.id: tuple(e for e in all_entries if e.tier == t.id) for t in content.tiers},
+        symbol_pages=_symbol_pages(releases, change_views),
         source_date_epoch=calendar.timegm(max(r.date for r in releases).timetuple()),
     )
 
@@ -477,6 +482,40 @@ def _views_of(changes: tuple[Change, ...], backends: tuple[Backend, ...], cited:
             )
         )
     return tuple(views)
+
+
+def _symbol_pages(releases: tuple[Release, ...], change_views: dict) -> dict[str, SymbolModule]:
+    """The /symbols/ pages: every `torch.*` name, on its module's page, with what names it."""
+    uses: dict[str, list[SymbolUse]] = defaultdict(list)
+    for release in reversed(releases):
+        for name, use in _named_in(release.version, release.entries, change_views[release.version]):
+            uses[name].append(use)
+    module_paths = symbols.modules(uses)
+    by_page: dict[str, list[Symbol]] = defaultdict(list)
+    for name in sorted(uses):
+        page = symbols.page_of(name, module_paths)
+        by_page[page].append(Symbol(name, name[len(page) + 1 :], tuple(uses[name])))
+    return {
+        page: SymbolModule(page, tuple(sorted(found, key=lambda s: (s.short != "", s.name.casefold(), s.name))))
+        for page, found in sorted(by_page.items())
+    }
+
+
+@functools.lru_cache(maxsize=1024)
+def _named_in(version: str, entries: tuple[Entry, ...], views: tuple[ChangeView, ...]) -> tuple:
+    """(name, SymbolUse) for each `torch.*` name a release's entries and changes mention. A change
+    names what its record line (its first line: the body may hold long examples), note or
+    restore name. Memoised by value, like `_views_of`: an edit re-reads only its release."""
+    out = []
+    for entry in entries:
+        use = SymbolUse(version, None, entry)
+        out.extend((name, use) for name in symbols.torch_names(entry.title, entry.summary, entry.reason))
+    for view in views:
+        change = view.change
+        use = SymbolUse(version, view, None)
+        record = change.text.strip().split("\n", 1)[0]
+        out.extend((name, use) for name in symbols.torch_names(record, change.note, change.restore))
+    return tuple(out)
 
 
 def upgrade_group(change: Change) -> str:

@@ -71,6 +71,15 @@ def parts(versions, *, release: bool = False, entries: bool = False, changes: bo
     return frozenset(f"{k}:{v}" for v in versions for k in kinds)
 
 
+SYMBOL_INDEX = "symbols"
+"""The part of content the /symbols/ index shows: which names each module page lists."""
+
+
+def symbol_part(page: str) -> str:
+    """The part of content one module page of /symbols/ shows: its names and what names them."""
+    return f"symbols:{page}"
+
+
 # ---------------------------------------------------------------- registries (raw)
 
 
@@ -330,6 +339,32 @@ class ChangeView:
 
 
 @dataclass(frozen=True)
+class SymbolUse:
+    """A change or a feature entry that names an API symbol: exactly one of the two is set."""
+
+    release: str
+    change: ChangeView | None  # a release-note change (its record line, note or restore names it)
+    entry: Entry | None  # a feature entry (its title, summary or reason names it)
+
+
+@dataclass(frozen=True)
+class Symbol:
+    """A `torch.*` name the content mentions, anchored #<name> on its module page."""
+
+    name: str  # e.g. "torch.export.export"
+    short: str  # the name after its page's module path ("export"), "" for the module itself
+    uses: tuple[SymbolUse, ...]  # newest release first; in a release, entries then changes in notes order
+
+
+@dataclass(frozen=True)
+class SymbolModule:
+    """One page of /symbols/: a module path and the names listed on it (see generator.symbols)."""
+
+    name: str  # e.g. "torch.export"; the page is /symbols/<name>/
+    symbols: tuple[Symbol, ...]  # the module's own entry first, then by name
+
+
+@dataclass(frozen=True)
 class UpgradeGroup:
     """One step of an upgrade guide: e.g. the default and behaviour changes, by area."""
 
@@ -448,6 +483,7 @@ class Site:
     feature_changes: dict = field(hash=False)  # feature id -> ((Release, ChangeView), ...), newest first
     release_views: dict = field(hash=False)  # version -> ReleaseView
     entries_by_tier: dict = field(hash=False)  # tier id -> entries, newest first
+    symbol_pages: dict = field(hash=False)  # module path -> SymbolModule, by path: the /symbols/ pages
     source_date_epoch: int  # the newest release date, for reproducible builds
 
 

@@ -17,7 +17,7 @@ from markupsafe import Markup
 
 from . import textfilters, urls
 from .enrich import CHANGE_LABELS, home, release_date_text
-from .model import ALL, CHANGE_KINDS, SECTION_TITLES, UPGRADE_GROUPS, Site, parts
+from .model import ALL, CHANGE_KINDS, SECTION_TITLES, SYMBOL_INDEX, UPGRADE_GROUPS, Site, parts, symbol_part
 
 ROOT = Path(__file__).resolve().parent.parent
 TEMPLATES = ROOT / "templates"
@@ -54,6 +54,8 @@ def environment() -> jinja2.Environment:
         text=textfilters.text,
         rich=textfilters.rich,
         record=textfilters.record,
+        headline=textfilters.headline,
+        html_id=textfilters.html_id,
         blocks=textfilters.blocks,
         url=textfilters.url,
         num=lambda n: f"{n:,}",
@@ -102,6 +104,17 @@ def pages(site: Site) -> list[Page]:
         Page(urls.API_PAGE, "api.md.j2", {}, "releases/*.yaml"),
         Page(urls.SPEED, "speed.md.j2", {"report": _benchmark()}, "../generator/benchmark.md (make bench)"),
     ]
+    out.append(Page(urls.SYMBOLS, "symbols.md.j2", {}, "releases/*.yaml, changes/*.yaml", frozenset({SYMBOL_INDEX})))
+    for module in site.symbol_pages.values():
+        out.append(
+            Page(
+                urls.symbol_page(module.name),
+                "symbol_module.md.j2",
+                {"module": module},
+                "releases/*.yaml, changes/*.yaml",
+                frozenset({symbol_part(module.name)}),
+            )
+        )
     for release in site.releases:
         source = release.source_file + (f", changes/{release.version}.yaml" if release.changes else "")
         # Its entries name their features' titles and release counts, which other releases decide.

@@ -3,6 +3,24 @@ code spans (functions, arguments, config keys), environment variables and CLI fl
 
 The upgrade guide's "paste your code" filter keeps a change when the pasted text uses one of
 them; atlas.js tokenises the paste the same way (`tokens` here is its reference).
+
+The API symbol pages (/symbols/<page>/) list the `torch.*` names (`torch_names`), one page per
+module. Which part of a name is its module is decided from the names alone, with no list of
+PyTorch's modules to keep up to date:
+
+- A name's *owner* is the dotted path it lives in: the part before its first CamelCase
+  component, since a class and its members live in the class's module (`torch.Tensor.expand`
+  -> `torch`, `torch.export.Dim.AUTO` -> `torch.export`); else the part before its last
+  component (`torch.export.export` -> `torch.export`, `torch.cat` -> `torch`).
+- A name is a *module* when the content names something inside it, i.e. it is an owner, or a
+  prefix of one (`torch.export`, named alone, is a module because `torch.export.export` is
+  named). A module named alone heads its own page; any other name sits on its owner's page.
+  So a module of which nothing else is named (`torch.package`) is listed on its parent's page
+  until something inside it is named.
+- A page covers a module path cut to its first `PAGE_DEPTH` (3) components: `torch.nn.attention`
+  and `torch.distributed.fsdp` get pages, while `torch.backends.cuda.matmul.allow_tf32` is on
+  `torch.backends.cuda`. Deeper cuts would make dozens of one-name pages; shallower ones would
+  put all of `torch.distributed` or `torch.nn` on one page.
 """
 
 from __future__ import annotations
@@ -10,7 +28,9 @@ from __future__ import annotations
 import re
 
 _CODE = re.compile(r"`([^`\n]+)`")
-_TORCH = re.compile(r"\btorch(?:\.[A-Za-z_][A-Za-z0-9_]*)+")
+# Not after '/' or '.': `docs/stable/torch.compiler.html` in a link target is not a name.
+_TORCH = re.compile(r"(?<![\w/.])torch(?:\.[A-Za-z_][A-Za-z0-9_]*)+")
+_URL = re.compile(r"\]\([^()\s]*\)|\bhttps?://\S+")
 _ENV = re.compile(r"\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b")
 _FLAG = re.compile(r"(?<![\w-])--[a-z][a-z0-9-]+")
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*")
@@ -66,3 +86,38 @@ def matches(symbols: tuple[str, ...], pasted_tokens: set[str]) -> bool:
         if "." in symbol and ("_" in last or len(last) >= 8) and last in pasted_tokens:
             return True
     return False
+
+
+PAGE_DEPTH = 3
+"""Components of a module path that name its page: deeper modules share their ancestor's page."""
+
+
+def torch_names(*texts: str | None) -> tuple[str, ...]:
+    """Sorted distinct `torch.*` names in Markdown texts, leaving link targets and URLs out."""
+    found: set[str] = set()
+    for text in texts:
+        if text:
+            found.update(_TORCH.findall(_URL.sub(" ", text)))
+    return tuple(sorted(found))
+
+
+def owner(name: str) -> str:
+    """The dotted path a name lives in: before its first CamelCase component, else before its last."""
+    parts = name.split(".")
+    cut = next((i for i, part in enumerate(parts) if i and part[:1].isupper()), len(parts) - 1)
+    return ".".join(parts[:cut])
+
+
+def modules(names) -> frozenset[str]:
+    """The module paths the names show: every owner and each of its dotted prefixes."""
+    out: set[str] = set()
+    for name in names:
+        parts = owner(name).split(".")
+        out.update(".".join(parts[:i]) for i in range(1, len(parts) + 1))
+    return frozenset(out)
+
+
+def page_of(name: str, module_paths: frozenset[str]) -> str:
+    """The module page a name is listed on (see the module docstring)."""
+    path = name if name in module_paths else owner(name)
+    return ".".join(path.split(".")[:PAGE_DEPTH])

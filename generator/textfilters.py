@@ -69,6 +69,38 @@ def record(value) -> Markup:
 _LINK = re.compile(r"\[([^\[\]\n]+)\]\([^()\s]+\)")
 
 
+def headline(value, limit: int = 120) -> Markup:
+    """A change's record line (its first line) cut to about `limit` characters at a word, as
+    `record` shows it: for link texts on pages that list many changes, so the long record is
+    not repeated in full."""
+    return _headline(str(value), limit)
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _headline(value: str, limit: int) -> Markup:
+    first = next((line for line in value.split("\n") if line.strip()), "")
+    line = " ".join(_LINK.sub(r"\1", _MARKER.sub("", first)).split())
+    if len(line) > limit:
+        cut = line[:limit]
+        cut = cut.rsplit(" ", 1)[0] if " " in cut else cut
+        line = cut + ("`" if cut.count("`") % 2 else "") + " …"
+    return rich(line)
+
+
+_ANCHOR = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
+
+
+def html_id(value) -> Markup:
+    """An id attribute's value, refused unless it is made of name characters (so it needs no
+    escaping). For headings written as HTML: in a Markdown attribute list (`{ #id }`) the
+    underscores of `#torch._foreach_` would be read as emphasis, and escaping them (`\\_`)
+    leaves placeholders in the ids MkDocs checks links against."""
+    value = str(value)
+    if not _ANCHOR.fullmatch(value):
+        raise ValueError(f"refusing an id that is not a name: {value!r}")
+    return Markup(value)
+
+
 def _emphasis(part: str) -> str:
     piece = str(text(part))
     piece = re.sub(r"&#42;&#42;(.+?)&#42;&#42;", r"<strong>\1</strong>", piece)

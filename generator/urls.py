@@ -28,6 +28,7 @@ DEPRECATIONS = "deprecations/"
 API_PAGE = "api/"
 SPEED = "speed/"
 UPGRADE = "upgrade/"
+SYMBOLS = "symbols/"
 
 API = "api/v1/"
 FEED = "feed.xml"
@@ -52,6 +53,11 @@ def backend(backend_id: str) -> str:
 def backend_changes(backend_id: str, version: str) -> str:
     """One backend's release-note changes in one release (a page per pair keeps pages small)."""
     return f"{BACKENDS}{backend_id}/{version}/"
+
+
+def symbol_page(module: str) -> str:
+    """A module's page of API symbols: 'torch.export' -> 'symbols/torch.export/'."""
+    return f"{SYMBOLS}{module}/"
 
 
 def source(url: str) -> str:
@@ -111,6 +117,15 @@ def entry_anchor(feature_id: str) -> str:
 def pr_anchor(number: int) -> str:
     """On a release page: the first change that cites the PR (published; kept where it is)."""
     return f"pr-{number}"
+
+
+def symbol_anchor(name: str) -> str:
+    """A symbol on its module page: the dotted name itself ('torch.cat' -> #torch.cat).
+
+    MkDocs keeps dots and underscores in ids, and ids are matched literally, so a link
+    `symbols/torch/#torch.cat` lands on the symbol (a CSS selector would need the dots escaped).
+    """
+    return name
 
 
 def release_anchor(version: str) -> str:

@@ -17,6 +17,9 @@ EDITS = [
     ("releases/2.8.yaml", "Widgets compile on CUDA for good.", "Widgets compile on CUDA, edited."),
     ("changes/2.8.yaml", "Faster all_reduce", "Faster all_reduce, edited"),
     ("releases/2.8.yaml", "    tier: api-stable", "    tier: api-unstable\n    reason: an edit"),
+    # API symbol pages: a name moves to a new module page; a feature stops naming one
+    ("changes/2.8.yaml", "`torch.cat` now raises", "`torch.export.export` now raises"),
+    ("releases/2.7.yaml", "Compiles widgets with `torch.compile`.", "Compiles widgets."),
 ]
 
 
@@ -51,5 +54,23 @@ def test_an_edit_to_a_release_summary_renders_only_the_pages_that_show_it(tmp_pa
     target.write_text(text.replace("summary: >-\n  ", "summary: >-\n  Edited. ", 1), encoding="utf-8")
     _, written = build.generate(content, docs)
     assert set(written) == {"index.md", "releases/2.12/index.md", "api/v1/releases/2.12.json", "feed.xml"}
+    on_disk = {p.relative_to(docs).as_posix(): p.read_bytes() for p in docs.rglob("*") if p.is_file()}
+    assert on_disk == _full(content)
+
+
+def test_an_edit_naming_a_symbol_renders_its_module_page_and_not_the_others(tmp_path):
+    content = tmp_path / "content"
+    shutil.copytree(ROOT / "content", content)
+    docs = tmp_path / "docs"
+    build.generate(content, docs)
+    target = content / "changes/2.9.yaml"
+    text = target.read_text(encoding="utf-8")
+    old = "## Raise appropriate errors in `torch.cat` (#158249)"
+    assert old in text
+    target.write_text(text.replace(old, "## Raise appropriate errors in `torch.cat` and `torch.stack` (#158249)"))
+    _, written = build.generate(content, docs)
+    symbol_pages = {p for p in written if p.startswith("symbols/")}
+    assert symbol_pages == {"symbols/torch/index.md"}  # torch.stack was named before: the index stays
+    assert "releases/2.9/index.md" in written and "releases/2.8/index.md" not in written
     on_disk = {p.relative_to(docs).as_posix(): p.read_bytes() for p in docs.rglob("*") if p.is_file()}
     assert on_disk == _full(content)

@@ -94,6 +94,7 @@ def hostile_content(dest: Path, *, front_matter: bool = False) -> Path:
     def changes(c):
         c["changes"][0]["text"] = CHANGE_TEXT
         c["changes"][0]["note"] = f"Note {INLINE}"
+        c["changes"][0]["restore"] = f"torch.cat{INLINE}"  # still names torch.cat: its symbol page stays
         c["changes"][1]["text"] = UNCLOSED_FENCE
         c["changes"][1]["area"] = f"Distributed › {INLINE}"
 

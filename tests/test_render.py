@@ -29,6 +29,8 @@ PAGES = [
     "deprecations/index.md",
     "api/index.md",
     "speed/index.md",
+    "symbols/index.md",
+    "symbols/torch/index.md",
 ]
 
 
