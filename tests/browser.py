@@ -35,6 +35,31 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--no-first-run",
 ]
+PAGE_KINDS = {
+    "home.md.j2": "",
+    "releases.md.j2": "releases/",
+    "release.md.j2": "releases/2.12/",
+    "features.md.j2": "features/",
+    "feature.md.j2": "features/flex-attention/",
+    "family.md.j2": "features/torch-export/",
+    "backends.md.j2": "backends/",
+    "backend.md.j2": "backends/cuda/",
+    "backend_changes.md.j2": "backends/rocm/2.12/",
+    "tiers.md.j2": "tiers/",
+    "contributors.md.j2": "contributors/",
+    "compatibility.md.j2": "compatibility/",
+    "timeline.md.j2": "timeline/",
+    "compare.md.j2": "compare/?from=2.8&to=2.12",
+    "upgrade.md.j2": "upgrade/?from=2.4&to=2.12&backend=rocm",
+    "deprecations.md.j2": "deprecations/",
+    "api.md.j2": "api/",
+    "speed.md.j2": "speed/",
+    "symbols.md.j2": "symbols/",
+    "symbol_module.md.j2": "symbols/torch.export/",
+}
+"""One page of every kind (by its template) of the real site, for the screenshot and accessibility
+tests; tests/test_site.py checks that no template is missing."""
+
 TIMEOUT_MS = 10_000
 """Longest wait for any one browser action; a healthy page needs well under a second."""
 

@@ -9,32 +9,13 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser import ROOT, TIMEOUT_MS
+from tests.browser import PAGE_KINDS, ROOT, TIMEOUT_MS
 
 pytestmark = pytest.mark.browser
 
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 
-PAGES = [
-    "",
-    "releases/",
-    "releases/2.10/",
-    "features/",
-    "features/flex-attention/",
-    "backends/",
-    "backends/cuda/",
-    "backends/cuda/2.10/",
-    "tiers/",
-    "contributors/",
-    "compatibility/",
-    "timeline/",
-    "compare/?from=2.8&to=2.10",
-    "upgrade/?from=2.4&to=2.12&backend=rocm",
-    "deprecations/",
-    "api/",
-    "speed/",
-]
-"""One page of every kind: index pages, a release, a feature, a backend and its release."""
+PAGES = list(PAGE_KINDS.values())
 
 SCHEMES = {"light": "default", "dark": "slate"}
 """prefers-color-scheme -> the Material scheme the palette in mkdocs.yml picks for it."""

@@ -8,32 +8,13 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser import ROOT, TIMEOUT_MS, watch_page
+from tests.browser import PAGE_KINDS, ROOT, TIMEOUT_MS, watch_page
 
 pytestmark = pytest.mark.browser
 
 SHOTS = ROOT / "tests" / "artifacts" / "screens"
 
-PAGES = [
-    "",
-    "releases/",
-    "releases/2.12/",
-    "features/",
-    "features/flex-attention/",
-    "backends/",
-    "backends/cuda/",
-    "backends/rocm/2.12/",
-    "tiers/",
-    "contributors/",
-    "compatibility/",
-    "timeline/",
-    "compare/?from=2.8&to=2.12",
-    "upgrade/?from=2.4&to=2.12&backend=rocm",
-    "deprecations/",
-    "api/",
-    "speed/",
-]
-"""One page of every kind."""
+PAGES = list(PAGE_KINDS.values())
 
 VIEWS = [(1400, "light"), (1400, "dark"), (390, "light"), (390, "dark")]
 

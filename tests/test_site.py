@@ -7,7 +7,9 @@ from pathlib import Path
 
 import yaml
 
+from generator import render
 from generator.build import site_model
+from tests.browser import PAGE_KINDS
 from tests.conftest import ROOT
 from tests.crawl import broken_links
 
@@ -232,3 +234,8 @@ def test_changes_naming_a_features_api_show_on_its_page():
         assert [v.change.text for v in naming if v.anchor not in on_page] == []
     acting = [v for v in views if v.change.section in ("bc-breaking", "deprecations")]
     assert len([v for v in acting if v.features]) >= 90, len(acting)
+
+
+def test_browser_tests_visit_one_page_of_every_kind():
+    kinds = {page.template for page in render.pages(site_model(CONTENT))}
+    assert set(PAGE_KINDS) == kinds
