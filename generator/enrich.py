@@ -329,7 +329,20 @@ def _families(content: Content, feature_by_id: dict, eras: Eras, feature_changes
                 ids=ids,
             )
         )
-    return tuple(out)
+    # Families in reading order: the most-released top-level families first, each followed by its
+    # sub-families, depth first.
+    by_id = {f.node.id: f for f in out}
+    ordered: list[Family] = []
+
+    def visit(family: Family) -> None:
+        ordered.append(family)
+        for child in family.children:
+            if child.id in by_id:
+                visit(by_id[child.id])
+
+    for root in sorted((f for f in out if not f.ancestors), key=lambda f: (-len(f.by_release), f.node.name.casefold())):
+        visit(root)
+    return tuple(ordered)
 
 
 def _features(

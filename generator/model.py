@@ -467,7 +467,7 @@ class Site:
     features: tuple[Feature, ...]  # by id
     features_by_area: tuple[tuple[Area, tuple[Feature, ...]], ...]  # registry order; features by title
     feature_by_id: dict = field(hash=False)
-    families: tuple[Family, ...]  # catalogue nodes with members, catalogue order
+    families: tuple[Family, ...]  # catalogue nodes with members: most-released roots first, each then its sub-families
     family_by_id: dict = field(hash=False)
     catalogue_by_id: dict = field(hash=False)
     tier_by_id: dict = field(hash=False)
