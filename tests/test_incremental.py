@@ -27,50 +27,43 @@ def _full(content: Path) -> dict[str, bytes]:
     return render_all(build.site_model(content), build.site_url())
 
 
-@pytest.mark.parametrize("edit", EDITS, ids=[f"{e[0]}:{e[1][:20]}" for e in EDITS])
-def test_incremental_regeneration_equals_a_full_render(tmp_path, edit):
-    content = tmp_path / "content"
-    shutil.copytree(FIXTURE, content)
-    docs = tmp_path / "docs"
+def _regenerate_after(tmp_path: Path, source: Path, path: str, old: str, new: str) -> tuple[Path, Path, list[str]]:
+    """Generate a copy of source, make one edit, generate again: (content, docs, paths rewritten)."""
+    content, docs = tmp_path / "content", tmp_path / "docs"
+    shutil.copytree(source, content)
     build.generate(content, docs)
-    path, old, new = edit
     target = content / path
     text = target.read_text(encoding="utf-8")
-    assert old in text, f"fixture no longer holds {old!r}"
-    target.write_text(text.replace(old, new), encoding="utf-8")
+    assert old in text, f"{path} no longer holds {old!r}"
+    target.write_text(text.replace(old, new, 1), encoding="utf-8")
     _, written = build.generate(content, docs)
+    return content, docs, written
+
+
+def _on_disk(docs: Path) -> dict[str, bytes]:
+    return {p.relative_to(docs).as_posix(): p.read_bytes() for p in docs.rglob("*") if p.is_file()}
+
+
+@pytest.mark.parametrize("edit", EDITS, ids=[f"{e[0]}:{e[1][:20]}" for e in EDITS])
+def test_incremental_regeneration_equals_a_full_render(tmp_path, edit):
+    content, docs, written = _regenerate_after(tmp_path, FIXTURE, *edit)
     assert written, "the edit changed nothing"
-    on_disk = {p.relative_to(docs).as_posix(): p.read_bytes() for p in docs.rglob("*") if p.is_file()}
-    assert on_disk == _full(content)
+    assert _on_disk(docs) == _full(content)
 
 
 def test_an_edit_to_a_release_summary_renders_only_the_pages_that_show_it(tmp_path):
-    content = tmp_path / "content"
-    shutil.copytree(ROOT / "content", content)
-    docs = tmp_path / "docs"
-    build.generate(content, docs)
-    target = content / "releases/2.12.yaml"
-    text = target.read_text(encoding="utf-8")
-    target.write_text(text.replace("summary: >-\n  ", "summary: >-\n  Edited. ", 1), encoding="utf-8")
-    _, written = build.generate(content, docs)
+    content, docs, written = _regenerate_after(
+        tmp_path, ROOT / "content", "releases/2.12.yaml", "summary: >-\n  ", "summary: >-\n  Edited. "
+    )
     assert set(written) == {"index.md", "releases/2.12/index.md", "api/v1/releases/2.12.json", "feed.xml"}
-    on_disk = {p.relative_to(docs).as_posix(): p.read_bytes() for p in docs.rglob("*") if p.is_file()}
-    assert on_disk == _full(content)
+    assert _on_disk(docs) == _full(content)
 
 
 def test_an_edit_naming_a_symbol_renders_its_module_page_and_not_the_others(tmp_path):
-    content = tmp_path / "content"
-    shutil.copytree(ROOT / "content", content)
-    docs = tmp_path / "docs"
-    build.generate(content, docs)
-    target = content / "changes/2.9.yaml"
-    text = target.read_text(encoding="utf-8")
     old = "## Raise appropriate errors in `torch.cat` (#158249)"
-    assert old in text
-    target.write_text(text.replace(old, "## Raise appropriate errors in `torch.cat` and `torch.stack` (#158249)"))
-    _, written = build.generate(content, docs)
+    new = "## Raise appropriate errors in `torch.cat` and `torch.stack` (#158249)"
+    content, docs, written = _regenerate_after(tmp_path, ROOT / "content", "changes/2.9.yaml", old, new)
     symbol_pages = {p for p in written if p.startswith("symbols/")}
     assert symbol_pages == {"symbols/torch/index.md"}  # torch.stack was named before: the index stays
     assert "releases/2.9/index.md" in written and "releases/2.8/index.md" not in written
-    on_disk = {p.relative_to(docs).as_posix(): p.read_bytes() for p in docs.rglob("*") if p.is_file()}
-    assert on_disk == _full(content)
+    assert _on_disk(docs) == _full(content)

@@ -247,12 +247,24 @@ def test_a_loop_of_parents_is_refused_once(content_copy):
     ]
 
 
-def test_a_feature_defined_twice_names_the_first(content_copy):
+@pytest.mark.parametrize(
+    "item, message",
+    [
+        (
+            "{id: mesh, name: Mesh again, area: compiler, about: Twice.}",
+            "feature 'mesh' is defined twice (first in features/fixture.yaml:17)",
+        ),
+        (
+            "{id: orphan, name: Orphan, area: compiler, about: Nobody announces it.}",
+            "feature 'orphan' is announced by no release and has no members: remove it or add an entry",
+        ),
+    ],
+    ids=["defined-twice", "unused"],
+)
+def test_a_catalogue_feature_defined_twice_or_unused_is_refused(content_copy, item, message):
     path = content_copy / CATALOGUE
-    path.write_text(path.read_text() + "  - {id: mesh, name: Mesh again, area: compiler, about: Twice.}\n")
-    assert problems(content_copy) == [
-        "features/fixture.yaml:21:10: features[4].id: feature 'mesh' is defined twice (first in features/fixture.yaml:17)"
-    ]
+    path.write_text(path.read_text() + f"  - {item}\n")
+    assert problems(content_copy) == [f"features/fixture.yaml:21:10: features[4].id: {message}"]
 
 
 def test_a_change_tagged_with_an_unknown_feature(content_copy):
@@ -265,15 +277,6 @@ def test_a_change_tagged_with_an_unknown_feature(content_copy):
     assert line.endswith(
         "unknown feature 'widget-compilr': add it to features/*.yaml (did you mean 'widget-compiler'?)"
     )
-
-
-def test_an_unused_catalogue_feature_is_refused(content_copy):
-    path = content_copy / CATALOGUE
-    path.write_text(path.read_text() + "  - {id: orphan, name: Orphan, area: compiler, about: Nobody announces it.}\n")
-    assert problems(content_copy) == [
-        "features/fixture.yaml:21:10: features[4].id: feature 'orphan' is announced by no release and has no members: "
-        "remove it or add an entry"
-    ]
 
 
 def test_area_in_a_release_entry_points_to_the_catalogue(content_copy):
