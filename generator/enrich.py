@@ -93,7 +93,7 @@ def enrich(content: Content) -> Site:
     change_views = {r.version: _change_views(r, content.backends, by_pr) for r in releases}
     ledger = _ledger(features, releases)
     feature_changes = _feature_changes(releases, change_views)
-    families = _families(content, feature_by_id, eras, feature_changes)
+    families = _families(content, catalogue_by_id, feature_by_id, eras, feature_changes)
     all_entries = [e for r in reversed(releases) for e in r.entries]
     return Site(
         content=content,
@@ -269,10 +269,11 @@ def _ancestors(node: CatalogueFeature, catalogue_by_id: dict) -> tuple[Catalogue
     return tuple(reversed(out))
 
 
-def _families(content: Content, feature_by_id: dict, eras: Eras, feature_changes: dict) -> tuple[Family, ...]:
+def _families(
+    content: Content, catalogue_by_id: dict, feature_by_id: dict, eras: Eras, feature_changes: dict
+) -> tuple[Family, ...]:
     """Every catalogue feature with members, with a matrix row per member (depth first) and
     what each release did to the family as a whole."""
-    catalogue_by_id = {f.id: f for f in content.catalogue}
     children: dict[str, list[CatalogueFeature]] = defaultdict(list)
     for f in content.catalogue:
         if f.parent is not None:
