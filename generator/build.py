@@ -13,7 +13,7 @@ import tempfile
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from . import manifest
+from . import manifest, search
 from .enrich import enrich
 from .load import load
 from .model import SYMBOL_INDEX, Site, symbol_part
@@ -165,6 +165,7 @@ def mkdocs_build(site: Site, docs_dir: Path, site_dir: Path) -> None:
             raise MkDocsFailed("\n".join(counter.messages + [str(exc)])) from None
         if counter.messages:
             raise MkDocsFailed("\n".join(counter.messages))
+        search.write(site, docs_dir, tmp)
         swap(tmp, site_dir)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)

@@ -7,7 +7,7 @@ import time
 from pathlib import Path
 
 from . import build as pipeline
-from . import manifest
+from . import manifest, search
 from .errors import ContentError, UsageError
 
 DEFAULT_CONTENT = pipeline.ROOT / "content"
@@ -48,7 +48,8 @@ def build(args) -> int:
 def serve(args) -> int:
     """Generate, build and serve with live reload. On a save in content/ or templates/, one
     rebuild regenerates only the pages that show what changed (build.generate) and MkDocs
-    rebuilds only those (a dirty build); the open page then reloads."""
+    rebuilds only those (a dirty build); the open page then reloads. The search index follows
+    in the background (search.Indexer)."""
     import shutil
     import tempfile
 
@@ -60,6 +61,7 @@ def serve(args) -> int:
     serve_url = f"http://{host}:{port}/"
     site_dir = Path(tempfile.mkdtemp(prefix="atlas-serve-"))
     first = True
+    indexer = search.Indexer()
 
     def rebuild() -> None:
         nonlocal first
@@ -75,6 +77,7 @@ def serve(args) -> int:
             config.plugins.on_startup(command="serve", dirty=True)
         mkdocs_build(config, serve_url=serve_url, dirty=not first)
         first = False
+        indexer.request(site, docs, site_dir)
         print(f"rebuilt in {time.perf_counter() - started:.2f}s ({len(written)} pages regenerated)", file=sys.stderr)
 
     # MkDocs' own `serve` polls every 0.5 s and watches only the generated pages; this server

@@ -147,7 +147,9 @@ def _registry(doc: Document, key: str, problems: list[Problem], make) -> tuple:
 
 
 def _backend(d: dict) -> Backend:
-    return Backend(d["id"], d["name"], d["vendor"], d["description"], tuple(d.get("change_areas", ())))
+    return Backend(
+        d["id"], d["name"], d["vendor"], d["description"], tuple(d.get("change_areas", ())), tuple(d.get("also", ()))
+    )
 
 
 def _tiers(doc: Document, problems: list[Problem]) -> tuple[tuple[Tier, ...], tuple[Vocabulary, ...]]:
@@ -424,6 +426,7 @@ def _catalogue(docs: list[Document], ids: dict, problems: list[Problem]) -> tupl
                     area=raw["area"],
                     parent=raw.get("parent"),
                     aliases=tuple(raw.get("aliases", ())),
+                    also=tuple(raw.get("also", ())),
                     about=raw["about"],
                     docs=raw.get("docs"),
                     source_file=f"features/{Path(doc.path).name}",

@@ -111,6 +111,7 @@ class Backend:
     vendor: str
     description: str
     change_areas: tuple[str, ...]  # release-note area headings that belong to this backend
+    also: tuple[str, ...] = ()  # other names readers use for it ("AMD GPU"), for search
 
 
 @dataclass(frozen=True)
@@ -129,6 +130,7 @@ class CatalogueFeature:
     area: str
     parent: str | None  # the family it belongs to; None for a root
     aliases: tuple[str, ...]  # former ids: their pages redirect here
+    also: tuple[str, ...]  # other names readers use for it ("Dynamo", "PT2E"), for search
     about: str  # what it is, in our words
     docs: str | None  # official documentation, where the sources link it
     source_file: str  # content-relative path

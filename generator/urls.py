@@ -152,6 +152,7 @@ def area_anchor(area_anchor_id: str) -> str:
 CHANGES = "changes"  # the change list on a release page
 COMPATIBILITY_ANCHOR = "compatibility"
 UPGRADING = "upgrading"
+DEFAULTS = "defaults"  # the upgrade guide's list of every default and behaviour change
 
 
 def at(url: str, anchor: str = "") -> str:

@@ -30,6 +30,7 @@ from importlib import metadata
 from pathlib import Path
 
 from . import _bench_report as report
+from . import bench_search
 from ._bench_corpus import make_corpus
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -160,7 +161,8 @@ def run_child(
 
 
 def site_stats(site: Path) -> dict:
-    """Pages, bytes, the largest page and the search index of a built site."""
+    """Pages, bytes, the largest page and the search index (all of it: a search fetches a few
+    of its files) of a built site."""
     total, html, pages, largest = 0, 0, 0, ("", 0)
     for dirpath, _, files in os.walk(site):
         for name in files:
@@ -172,14 +174,14 @@ def site_stats(site: Path) -> dict:
                 pages += 1
                 if n > largest[1]:
                     largest = (path.relative_to(site).as_posix(), n)
-    index = site / "search" / "search_index.json"
+    index = sum(p.stat().st_size for folder in ("pagefind", "search-names") for p in (site / folder).rglob("*"))
     return {
         "pages": pages,
         "site_bytes": total,
         "html_bytes": html,
         "bytes_per_page": html // pages if pages else None,
         "largest_page": largest,
-        "search_index_bytes": index.stat().st_size if index.exists() else None,
+        "search_index_bytes": index or None,
     }
 
 
@@ -191,6 +193,15 @@ def docs_stats(docs: Path) -> dict:
         "markdown_bytes": sum(n for _, n in md),
         "largest_markdown": max(md, key=lambda x: x[1]) if md else None,
     }
+
+
+SEARCH_SCALES = (1, 10)  # tests/bench_search.py in Chromium: transfer, latency, quality (1×)
+
+
+def largest_release(site: Path) -> str:
+    """The release page with the most bytes: the heaviest first visit."""
+    page = max((site / "releases").glob("*/index.html"), key=lambda p: p.stat().st_size)
+    return f"releases/{page.parent.name}/"
 
 
 def newest_release(content: Path) -> str:
@@ -304,6 +315,10 @@ def main(argv: list[str] | None = None) -> int:
     runs = []
     for scale in scales:
         runs.append(measure(scale, out, args.timeout, args.memory_gib))
+        if scale in SEARCH_SCALES and runs[-1]["status"] == "ok":
+            log(f"{scale}×: searching in Chromium")
+            site = out / f"{scale}x" / "site"
+            runs[-1]["search"] = bench_search.measure(site, largest_release(site), quality=scale == 1)
         if not args.keep:
             for folder in ("docs", "site"):
                 shutil.rmtree(out / f"{scale}x" / folder, ignore_errors=True)

@@ -176,26 +176,24 @@ def watch_page(page) -> Watch:
 
 
 def search(page, query: str):
-    """Type query into Material's search box; return the result items once the worker answers.
+    """Type query into the header's search box; return the result links once they are shown.
 
-    Material searches on key events, for the box's value at that moment, and answers
-    asynchronously (a web worker), so typing key by key shows results for prefixes first.
-    Here the box is emptied by a key press, filled up to the last character, and that last
-    key triggers the one search whose results are awaited.
+    The box searches as it is typed into; the results list names the query it shows
+    (`data-query`), so the wait is for this query's results, not an earlier one's. The box is
+    emptied first, so the same query twice in a row is searched again.
     """
-    box = page.locator("input.md-search__input")
-    items = page.locator(".md-search-result__item")
-    box.click()
-    page.wait_for_function(
-        "() => document.querySelector('.md-search-result__meta').textContent.trim() !== 'Initializing search'"
-    )
-    box.fill(" ")
-    box.press("Backspace")
-    items.first.wait_for(state="detached")
-    box.fill(query[:-1])
-    box.press_sequentially(query[-1])
-    items.first.wait_for()
-    return items
+    box = page.locator("#atlas-q")
+    results = "document.querySelector('.atlas-search__results').dataset.query"
+    box.fill("")
+    page.wait_for_function(f"() => {results} === ''")
+    box.fill(query)
+    page.wait_for_function(f"q => {results} === q", arg=query.strip())
+    return page.locator(".atlas-search__hit")
+
+
+def result_paths(items, base: str) -> list[str]:
+    """The results' addresses relative to the site's base URL, in order."""
+    return [href.removeprefix(base) for href in items.evaluate_all("links => links.map(a => a.href)")]
 
 
 # Fixtures

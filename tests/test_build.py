@@ -258,7 +258,13 @@ def test_fixture_built_by_two_processes_with_other_hash_seeds_is_byte_identical(
         assert proc.returncode == 0, proc.stderr
         sites.append(tree(out / "site"))
     first, second = sites
-    for name in ("sitemap.xml", "sitemap.xml.gz", "search/search_index.json", "index.html", "releases/2.8/index.html"):
+    for name in (
+        "sitemap.xml",
+        "sitemap.xml.gz",
+        "pagefind/pagefind-entry.json",
+        "index.html",
+        "releases/2.8/index.html",
+    ):
         assert name in first, name
     differing = sorted(rel for rel in first.keys() | second.keys() if first.get(rel) != second.get(rel))
     assert differing == []
@@ -277,7 +283,13 @@ def test_two_builds_of_the_real_content_are_byte_identical(real_site, real_conte
     )
     assert proc.returncode == 0, proc.stderr
     first, second = tree(real_site), tree(tmp_path / "elsewhere" / "public")
-    for name in ("sitemap.xml", "sitemap.xml.gz", "search/search_index.json", "index.html", "releases/2.12/index.html"):
+    for name in (
+        "sitemap.xml",
+        "sitemap.xml.gz",
+        "pagefind/pagefind-entry.json",
+        "index.html",
+        "releases/2.12/index.html",
+    ):
         assert name in first, name
     differing = sorted(rel for rel in first.keys() | second.keys() if first.get(rel) != second.get(rel))
     assert differing == []

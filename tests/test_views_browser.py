@@ -101,12 +101,12 @@ def test_backend_matrix_opens_on_the_newest_release_without_sideways_page_overfl
 def test_home_search_box_hands_its_words_to_the_site_search(page, served):
     page.goto(served)
     page.locator("#atlas-home-q").type("FlexAttention", delay=30)
-    header = page.locator("input.md-search__input")
+    header = page.locator("#atlas-q")
     assert header.input_value() == "FlexAttention"
     assert header.evaluate("el => el === document.activeElement")
-    first = page.locator(".md-search-result__item a").first
-    first.wait_for()
-    assert "features/flex-attention/" in first.get_attribute("href")
+    page.wait_for_function("() => document.querySelector('.atlas-search__results').dataset.query === 'FlexAttention'")
+    first = page.locator(".atlas-search__hit").first
+    assert first.get_attribute("href") == served + "features/flex-attention/"
 
 
 def test_home_upgrade_picker_opens_the_guide(page, served):

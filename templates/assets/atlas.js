@@ -283,32 +283,192 @@
     });
   }
 
-  /* ---- Home: the search box in the page hands its words to the site search in the header.
-     The only hook between them: Material's search input and its overlay toggle. Where neither is
-     on the page, the form submits as it does without JavaScript (to the features index). ---- */
+  /* ---- Search: the box in the header (partials/atlas-search.html). First the names table
+     (generator/search.py: one of 256 small files, chosen by a hash of what was typed) gives the
+     page a known name points to; then Pagefind's full-text results follow. The query and the
+     filters live in the URL (?q=&q-release=&q-backend=&q-section=). Text from the index reaches
+     the page through textContent only; Pagefind's excerpts are parsed inert and only their text
+     and <mark> survive. ---- */
+  const FILTERS = { "q-release": "release", "q-backend": "backend", "q-section": "section" };
+  const SHOWN = 10;
+
+  function normalise(query) {  // generator/search.py normalise(), the same steps
+    let out = query.toLowerCase().split(/\s+/).filter(Boolean).join(" ").replace(/^[`'" ]+|[`'" ]+$/g, "");
+    if (out.endsWith("()")) out = out.slice(0, -2);
+    out = out.replace(/^#+/, "").trim();
+    return out.replace(/^(?:pr|pull|pull request)\s*#?\s*(?=\d+$)/, "");
+  }
+
+  function shard(key) {  // generator/search.py shard(): FNV-1a of the UTF-8 bytes, low byte
+    let h = 0x811c9dc5;
+    for (const byte of new TextEncoder().encode(key)) h = Math.imul(h ^ byte, 0x01000193) >>> 0;
+    return (h & 0xff).toString(16).padStart(2, "0");
+  }
+
+  function excerptNodes(excerpt) {
+    const doc = new DOMParser().parseFromString("<p>" + excerpt + "</p>", "text/html");
+    return Array.from(doc.body.firstChild.childNodes).map(function (node) {
+      return node.nodeName === "MARK" ? el("mark", {}, node.textContent) : document.createTextNode(node.textContent);
+    });
+  }
+
+  function initSearch() {
+    const root = document.querySelector("[data-atlas-search-root]");
+    if (!root || root.dataset.bound) return;
+    root.dataset.bound = "1";  // the header outlives instant navigation: bind once
+    const base = new URL(root.dataset.base, location.href);
+    const form = root.querySelector("form");
+    const box = form.elements.q;
+    const panel = root.querySelector(".atlas-search__panel");
+    const status = root.querySelector(".atlas-search__status");
+    const list = root.querySelector(".atlas-search__results");
+    list.dataset.query = "";
+    const shards = new Map();
+    let engine = null, filled = false, sequence = 0;
+
+    function pagefind() {
+      engine = engine || import(new URL("pagefind/pagefind.js", base).href).then(async function (pf) {
+        await pf.options({ excerptLength: 22 });
+        pf.init();
+        return pf;
+      });
+      return engine;
+    }
+    function names(key) {
+      const part = shard(key);
+      if (!shards.has(part)) {
+        shards.set(part, fetch(new URL("search-names/" + part + ".json", base)).then(function (r) { return r.ok ? r.json() : {}; }));
+      }
+      return shards.get(part).then(function (table) { return Object.prototype.hasOwnProperty.call(table, key) ? table[key] : []; });
+    }
+    async function fillFilters(pf) {
+      if (filled) return;
+      filled = true;
+      const counts = await pf.filters();
+      for (const [param, name] of Object.entries(FILTERS)) {
+        const select = form.elements[param];
+        const values = Object.keys(counts[name] || {});
+        values.sort(name === "release" ? function (a, b) { return a.split(".")[1] - b.split(".")[1] || a.localeCompare(b); } : undefined);
+        if (name === "release") values.reverse();
+        const wanted = select.value;
+        for (const value of values) select.append(el("option", { value: value }, value));
+        select.value = wanted;
+      }
+    }
+    function chosen() {
+      const out = {};
+      for (const [param, name] of Object.entries(FILTERS)) if (form.elements[param].value) out[name] = form.elements[param].value;
+      return out;
+    }
+    function keepInUrl() {
+      const url = new URL(location.href);
+      const q = box.value.trim();
+      q ? url.searchParams.set("q", q) : url.searchParams.delete("q");
+      for (const param of Object.keys(FILTERS)) {
+        q && form.elements[param].value ? url.searchParams.set(param, form.elements[param].value) : url.searchParams.delete(param);
+      }
+      history.replaceState(history.state, "", url);
+    }
+    function open(yes) {
+      panel.hidden = !yes;
+      box.setAttribute("aria-expanded", String(yes));
+    }
+    function show(q, hits, total) {
+      list.replaceChildren();
+      list.dataset.query = q;  // which query the list shows (the browser tests wait for it)
+      hits.forEach(function (hit, i) {
+        const link = el("a", { href: hit.url, class: "atlas-search__hit" });
+        link.append(el("span", { class: "atlas-search__title" }, hit.title));
+        const line = el("span", { class: "atlas-search__line" });
+        hit.excerpt ? line.append.apply(line, excerptNodes(hit.excerpt)) : (line.textContent = hit.line || "");
+        link.append(line);
+        const item = el("li", { "data-rank": String(i + 1) });
+        item.append(link);
+        list.append(item);
+      });
+      status.textContent = total ? (total === 1 ? "1 result" : total + " results") + (total > hits.length ? ", the first " + hits.length + " shown" : "") : "No results";
+    }
+    async function run() {
+      const mine = ++sequence;
+      const q = box.value.trim();
+      const filters = chosen();
+      keepInUrl();
+      if (!q) { list.replaceChildren(); list.dataset.query = ""; status.textContent = ""; return; }
+      open(true);
+      status.textContent = "Searching…";
+      const pf = await pagefind();
+      fillFilters(pf);
+      const known = Object.keys(filters).length ? [] : await names(normalise(q));
+      const found = await pf.search(q, { filters: filters });
+      if (mine !== sequence) return;
+      const hits = known.map(function (h) { return { url: new URL(h[0], base).href, title: h[1], line: h[2] }; });
+      const seen = new Set(hits.map(function (h) { return h.url; }));
+      const more = await Promise.all(found.results.slice(0, SHOWN + hits.length).map(function (r) { return r.data(); }));
+      if (mine !== sequence) return;
+      let repeated = 0;
+      for (const data of more) {
+        const url = new URL(data.meta.url, base).href;
+        if (seen.has(url)) { repeated += 1; continue; }
+        seen.add(url);
+        hits.push({ url: url, title: data.meta.title, excerpt: data.excerpt });
+      }
+      show(q, hits.slice(0, SHOWN), known.length + found.results.length - repeated);
+    }
+    let timer = 0;
+    box.addEventListener("input", function () { clearTimeout(timer); timer = setTimeout(run, 60); });
+    box.addEventListener("focus", function () { if (box.value.trim()) open(true); pagefind(); });
+    form.addEventListener("change", function (e) { if (e.target !== box) run(); });
+    form.addEventListener("submit", function (e) {
+      e.preventDefault();
+      const first = list.querySelector("a");
+      if (first) first.click(); else run();
+    });
+    form.addEventListener("keydown", function (e) {
+      const links = Array.from(list.querySelectorAll("a"));
+      const at = links.indexOf(document.activeElement);
+      if (e.key === "Escape") { open(false); box.blur(); }
+      else if (e.key === "ArrowDown" && links.length) { e.preventDefault(); links[Math.min(at + 1, links.length - 1)].focus(); }
+      else if (e.key === "ArrowUp" && links.length) { e.preventDefault(); at <= 0 ? box.focus() : links[at - 1].focus(); }
+    });
+    list.addEventListener("click", function (e) { if (e.target.closest("a")) open(false); });
+    document.addEventListener("click", function (e) { if (!root.contains(e.target)) open(false); });
+    document.addEventListener("keydown", function (e) {
+      const typing = e.target.closest && e.target.closest("input, textarea, select, [contenteditable]");
+      if (!typing && (e.key === "/" || e.key === "s") && !e.ctrlKey && !e.metaKey && !e.altKey) {
+        e.preventDefault();
+        box.focus();
+      }
+    });
+    const params = new URLSearchParams(location.search);
+    if (params.get("q")) {
+      box.value = params.get("q");
+      for (const param of Object.keys(FILTERS)) {
+        const value = params.get(param);
+        if (value) form.elements[param].append(el("option", { value: value }, value)), (form.elements[param].value = value);
+      }
+      run();
+    }
+  }
+
+  /* ---- Home: the search box in the page hands its words to the search in the header ---- */
   function initHomeSearch() {
     document.querySelectorAll("form[data-atlas-search]").forEach(function (form) {
       const box = form.elements.q;
       function handOver(event) {
-        const header = document.querySelector(".md-search__input");
+        const header = document.getElementById("atlas-q");
         if (!header) return;
         if (event.type === "submit") event.preventDefault();
-        const toggle = document.getElementById("__search");
-        if (toggle && !toggle.checked) {
-          toggle.checked = true;
-          toggle.dispatchEvent(new Event("change", { bubbles: true }));
-        }
         header.value = box.value;
         box.value = "";
         header.focus();
-        for (const type of ["input", "keyup"]) header.dispatchEvent(new Event(type, { bubbles: true }));
+        header.dispatchEvent(new Event("input", { bubbles: true }));
       }
       form.addEventListener("submit", handOver);
       box.addEventListener("input", handOver);
     });
   }
 
-  function init() { initFilters(); initCompare(); initUpgrade(); initScrollwraps(); initMatrices(); initHomeSearch(); }
+  function init() { initSearch(); initFilters(); initCompare(); initUpgrade(); initScrollwraps(); initMatrices(); initHomeSearch(); }
   if (window.document$ && typeof window.document$.subscribe === "function") {
     window.document$.subscribe(init);  // Material's instant navigation swaps pages without reloading
   } else if (document.readyState === "loading") {

@@ -1,0 +1,405 @@
+"""Search stage: the site's search index, written into the built site beside the pages.
+
+Two parts, both static files fetched on demand by templates/assets/atlas.js:
+
+- **Names** (`search-names/<xx>.json`): what a reader types when they know what they want —
+  a feature or family name or former id, a backend, a release ("2.8", "PyTorch 2.8"), an API
+  symbol (`torch.cat`, or `set_stance` when only one symbol ends so), a PR number ("158249",
+  "#158249"), a page's name ("deprecations"). Each name maps to the page it names, and those
+  pages are shown first. The table is split into 256 files by a hash of the name (FNV-1a,
+  `shard`), so a search fetches one small file however large the site grows.
+- **Full text** (`pagefind/`): a Pagefind index built from the model, not from the HTML: one
+  record per page (title, description, what it is) and one per release-note change (its record
+  line, area and PRs; filterable by release, backend and section), so a change is found on its
+  own anchor. Pagefind splits the index into chunks that load on demand.
+
+Every text is escaped before Pagefind reads it, and Pagefind's filter files (CBOR maps written
+in hash order) are re-encoded canonically, so the same content gives the same bytes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gzip
+import hashlib
+import html
+import json
+import re
+import shutil
+import sys
+import tempfile
+import threading
+from collections.abc import Iterable
+from pathlib import Path
+
+import yaml
+
+from . import urls
+from .model import SECTION_TITLES, SECTIONS, Site
+
+NAMES = "search-names"
+BUNDLE = "pagefind"
+UNUSED = (
+    "pagefind-ui.js",
+    "pagefind-ui.css",
+    "pagefind-modular-ui.js",
+    "pagefind-modular-ui.css",
+    "pagefind-component-ui.js",
+    "pagefind-component-ui.css",
+    "pagefind-highlight.js",
+)
+MAX_HITS = 6  # names a key may point to; more would push the full-text results off screen
+
+# The site's sections, by what a reader would call them (their nav title first).
+SECTION_PAGES = {
+    urls.RELEASES: ("Releases", "all releases", "release list"),
+    urls.FEATURES: ("Features", "feature list", "all features", "feature catalogue"),
+    urls.BACKENDS: ("Backends", "all backends", "devices"),
+    urls.TIERS: ("Tiers", "stability tiers", "prototype beta stable", "api-stable api-unstable"),
+    urls.COMPATIBILITY: ("Compatibility", "compatibility matrix", "supported python versions", "cuda versions"),
+    urls.TIMELINE: ("Timeline", "feature timeline"),
+    urls.UPGRADE: ("Upgrade", "upgrade guide", "upgrading", "migration guide", "breaking changes"),
+    urls.at(urls.UPGRADE, urls.DEFAULTS): (
+        "default changes",
+        "changed defaults",
+        "behaviour changes",
+        "behavior changes",
+    ),
+    urls.COMPARE: ("Compare", "compare releases"),
+    urls.DEPRECATIONS: ("Deprecations", "deprecation", "deprecated", "deprecation ledger"),
+    urls.SYMBOLS: ("Symbols", "api symbols"),
+    urls.CONTRIBUTORS: ("Contributors",),
+    urls.API_PAGE: ("API", "json api"),
+    urls.SPEED: ("How fast is it", "speed", "benchmark"),
+}
+
+
+def normalise(query: str) -> str:
+    """A name as the table keys it (atlas.js `normalise` does the same to what is typed):
+    lower case, single spaces, without surrounding quotes or backticks, a leading '#' or 'PR', a
+    trailing '()'."""
+    out = " ".join(query.lower().split()).strip("`'\" ")
+    out = out.removesuffix("()").lstrip("#").strip()
+    return re.sub(r"^(?:pr|pull|pull request)\s*#?\s*(?=\d+$)", "", out)  # "PR #158249" is 158249
+
+
+def shard(key: str) -> str:
+    """The names file a key lives in: FNV-1a (32 bit) of its UTF-8 bytes, low byte in hex."""
+    h = 0x811C9DC5
+    for byte in key.encode("utf-8"):
+        h = ((h ^ byte) * 0x01000193) & 0xFFFFFFFF
+    return f"{h & 0xFF:02x}"
+
+
+def plain(markdown: str) -> str:
+    """Record-line Markdown as the words a reader sees: no backticks, links as their text."""
+    text = re.sub(r"^\s*(?:[-*+]|#+)\s+", "", markdown)  # a list item's bullet, a heading's hashes
+    text = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", text)
+    text = re.sub(r"\*\*|`", "", text)
+    return " ".join(text.split())
+
+
+def _version_names(version: str) -> list[str]:
+    return [version, f"{version}.0", f"v{version}", f"pytorch {version}", f"torch {version}", f"release {version}"]
+
+
+def _feature_names(node) -> list[str]:
+    """What a reader may type for a catalogue feature: its name, id and former ids, the names it
+    is also known by; a name's acronym ("… (FSDP2)"); a name without a trailing "wheels" or
+    "support", and a version "13.0" as "13"; an id with underscores (flex_attention); the last
+    part of a dotted API name (torch.compiler.set_stance: set_stance)."""
+    out = [node.name, *node.also]
+    for fid in (node.id, *node.aliases):
+        out += [fid, fid.replace("-", " "), fid.replace("-", "_")]
+    acronym = re.search(r"\(([^()]+)\)\s*$", node.name)
+    if acronym:
+        out += [acronym[1], node.name[: acronym.start()].strip()]
+    for name in list(out):
+        short = re.sub(r"\s+(wheels?|support)$", "", name, flags=re.IGNORECASE)
+        out += [short, re.sub(r"\b(\d+)\.0\b", r"\1", short)]
+    if re.fullmatch(r"torch(\.\w+)+", node.name):
+        out.append(node.name.rpartition(".")[2])
+    return out
+
+
+# Pages of a release that a reader names with the release: "upgrading to 2.9", "2.6 deprecations".
+SECTION_WORDS = {"bc-breaking": ("breaking changes", "bc breaking")}
+HEADINGS = {section.id: section.headings for section in SECTIONS}
+
+
+def names(site: Site, docs: Path) -> dict[str, list[list[str]]]:
+    """normalised name -> [[url, title, line], ...], the pages a name points to, best first.
+
+    Which page comes first when a name fits several: a site section, a family or feature, a
+    backend, a tier, a release, an API symbol (the feature whose announcement alone names it,
+    then its anchor on /symbols/), a PR, then an environment variable's changes (those an
+    upgrade must act on first, newest first)."""
+    table: dict[str, list[list[str]]] = {}
+    meta = {url: _front(docs, url) for url in _page_urls(site)}
+
+    def add(keys: Iterable[str], url: str) -> None:
+        title, line = meta.get(url) or meta.get(url.partition("#")[0], ("", ""))
+        for key in dict.fromkeys(normalise(k) for k in keys):
+            hits = table.setdefault(key, [])
+            if key and len(hits) < MAX_HITS and all(h[0] != url for h in hits):
+                hits.append([url, title, line])
+
+    for url, words in SECTION_PAGES.items():
+        add(words, url)
+    nodes = [family.node for family in site.families] + list(site.content.catalogue)
+    for node in nodes:  # families first: "torch.compile" is the family, not a member
+        add(_feature_names(node), urls.feature(node.id))
+    for feature in site.features:
+        add([feature.title], urls.feature(feature.id))
+    for view in site.backend_views:
+        backend = view.backend
+        add([backend.name, backend.id, f"{backend.name} backend", *backend.also], urls.backend(backend.id))
+    for tier in site.content.tiers:
+        url = urls.at(urls.TIERS, tier.id)
+        meta[url] = (f"{tier.name} tier", _short(plain(tier.description)))
+        add([tier.name, tier.id, f"{tier.name} tier"], url)
+    for release in reversed(site.releases):
+        v = release.version
+        add(_version_names(v) + [p.version for p in release.patches], urls.release(v))
+        upgrading = urls.at(urls.release(v), urls.UPGRADING)
+        meta[upgrading] = (f"PyTorch {v} · Upgrading from {release.previous}", meta[urls.release(v)][1])
+        add([f"upgrading to {v}", f"upgrade to {v}", f"{v} upgrade", f"upgrading {release.previous} to {v}"], upgrading)
+        for section in site.release_views[v].sections:
+            url = urls.at(urls.release(v), urls.section_anchor(section.section))
+            title = SECTION_TITLES[section.section]
+            meta[url] = (f"PyTorch {v} · {title}", f"{section.count} changes")
+            words = [title.lower(), *HEADINGS[section.section]]
+            words += SECTION_WORDS.get(section.section, ())
+            add([f"{v} {w}" for w in words] + [f"{w} {v}" for w in words] + [f"{w} in {v}" for w in words], url)
+    _symbol_names(site, add, meta)
+    for release in reversed(site.releases):
+        for change in _changes(site, release):
+            for pr in change.anchors:
+                url = urls.at(urls.release(release.version), urls.pr_anchor(pr))
+                meta[url] = (f"PyTorch {release.version} · PR #{pr}", _short(plain(change.change.text)))
+                add([str(pr)], url)
+    variables: dict[str, list] = {}
+    for release in reversed(site.releases):
+        for change in _changes(site, release):
+            for name in change.symbols:
+                if ENV_VAR.fullmatch(name):
+                    variables.setdefault(name, []).append((not change.group, release, change))
+    for name, uses in sorted(variables.items()):
+        for _, release, change in sorted(uses, key=lambda u: u[0]):  # stable: newest first within
+            url = urls.at(urls.release(release.version), change.anchor)
+            meta[url] = (
+                f"PyTorch {release.version} · {SECTION_TITLES[change.change.section]}",
+                _short(plain(change.change.text)),
+            )
+            add([name], url)
+    return table
+
+
+ENV_VAR = re.compile(r"[A-Z][A-Z0-9]*_[A-Z0-9_]+")
+
+
+def _changes(site: Site, release):
+    for section in site.release_views[release.version].sections:
+        for area in section.areas:
+            yield from area.changes
+
+
+def _symbol_names(site: Site, add, meta: dict) -> None:
+    """API symbols: the full dotted name and without `torch.`, and the last part where only one
+    symbol ends so. A feature named like the symbol (XPUGraph for torch.xpu.XPUGraph), else the
+    one feature whose announcements alone name it, comes first: its page tells the story; then
+    the symbol's anchor."""
+    last_parts: dict[str, list[str]] = {}
+    for page, module in site.symbol_pages.items():
+        for symbol in module.symbols:
+            keys = [symbol.name, symbol.name.removeprefix("torch.")]
+            last = symbol.name.rpartition(".")[2]
+            for node in site.content.catalogue:  # a feature named like it: XPUGraph for torch.xpu.XPUGraph
+                if node.name in (symbol.name, last):
+                    add(keys, urls.feature(node.id))
+            announced = {use.entry.id for use in symbol.uses if use.entry is not None}
+            if len(announced) == 1:
+                add(keys, urls.feature(announced.pop()))
+            url = urls.at(urls.symbol_page(page), urls.symbol_anchor(symbol.name))
+            meta[url] = (symbol.name, f"{len(symbol.uses)} change(s) and feature(s) name it")
+            add(keys, url)
+            last_parts.setdefault(symbol.name.rpartition(".")[2].lower(), []).append(url)
+    for part, targets in sorted(last_parts.items()):
+        if len(targets) == 1:  # a name only one symbol ends with
+            add([part], targets[0])
+
+
+def _short(line: str, limit: int = 140) -> str:
+    return line if len(line) <= limit else line[: limit - 1].rsplit(" ", 1)[0] + " …"
+
+
+def _page_urls(site: Site) -> list[str]:
+    from .render import pages
+
+    return [page.url for page in pages(site)]
+
+
+def _front(docs: Path, url: str) -> tuple[str, str]:
+    """A generated page's title and description, from its front matter (else its first heading)."""
+    text = (docs / urls.source(url)).read_text(encoding="utf-8")
+    meta = {}
+    if text.startswith("---\n"):
+        meta = yaml.safe_load(text[4 : text.index("\n---\n", 4)]) or {}
+    title = meta.get("title")
+    if not title:
+        heading = re.search(r"^# (.+)$", text, flags=re.MULTILINE)
+        title = heading[1] if heading else url
+    return str(title), str(meta.get("description", ""))
+
+
+def records(site: Site, docs: Path) -> list[tuple[str, str]]:
+    """(url, html) for each Pagefind record: pages, then changes, newest release first."""
+    about = {}
+    for node in site.content.catalogue:
+        about[urls.feature(node.id)] = " ".join([node.name, *node.aliases, node.about])
+    for view in site.backend_views:
+        about[urls.backend(view.backend.id)] = f"{view.backend.name} {view.backend.vendor} {view.backend.description}"
+    for release in site.releases:
+        about[urls.release(release.version)] = release.summary
+    out = []
+    for url in _page_urls(site):
+        title, description = _front(docs, url)
+        body = f"<h1>{_e(title)}</h1><p>{_e(description)}</p><p>{_e(plain(about.get(url, '')))}</p>"
+        out.append((url, _html(url, title, body, {})))
+    for release in reversed(site.releases):
+        view = site.release_views[release.version]
+        page_title = f"PyTorch {release.version}"
+        for section in view.sections:
+            section_title = SECTION_TITLES[section.section]
+            for area in section.areas:
+                for change in area.changes:
+                    url = urls.at(urls.release(release.version), change.anchor)
+                    title = " · ".join(filter(None, [page_title, section_title, area.name]))
+                    line = plain(change.change.text)
+                    prs = " ".join(f"#{pr}" for pr in change.change.prs if str(pr) not in line)
+                    body = f"<p>{_e(line)}</p><p>{_e(prs)}</p>"
+                    filters = {
+                        "release": [release.version],
+                        "section": [section_title],
+                        "backend": [site.backend_by_id[b].name for b in change.backends],
+                    }
+                    out.append((url, _html(url, title, body, filters)))
+    return out
+
+
+def _e(text: str) -> str:
+    return html.escape(text, quote=True)
+
+
+def _html(url: str, title: str, body: str, filters: dict[str, list[str]]) -> str:
+    tags = "".join(
+        f'<span data-pagefind-filter="{_e(name)}">{_e(value)}</span>'
+        for name, values in sorted(filters.items())
+        for value in values
+    )
+    return (
+        f'<!doctype html><html lang="en"><head><title>{_e(title)}</title></head><body>'
+        f'<div data-pagefind-ignore><span data-pagefind-meta="title">{_e(title)}</span>'
+        f'<span data-pagefind-meta="url">{_e(url)}</span>{tags}</div>'
+        f"<main data-pagefind-body>{body}</main></body></html>"
+    )
+
+
+def write(site: Site, docs: Path, site_dir: Path) -> None:
+    """Write search-names/ and pagefind/ into a built site folder (replacing earlier ones), for
+    the pages generated into docs."""
+    site_dir = Path(site_dir)
+    with tempfile.TemporaryDirectory(prefix=".search-", dir=site_dir) as tmp:
+        staging = Path(tmp)
+        table = names(site, docs)
+        shards: dict[str, dict] = {f"{n:02x}": {} for n in range(256)}
+        for key in sorted(table):
+            shards[shard(key)][key] = table[key]
+        (staging / NAMES).mkdir()
+        for name, part in shards.items():
+            data = json.dumps(part, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+            (staging / NAMES / f"{name}.json").write_text(data, encoding="utf-8")
+        asyncio.run(_pagefind(records(site, docs), staging / BUNDLE))
+        _canonical_filters(staging / BUNDLE)
+        for name in (NAMES, BUNDLE):
+            shutil.rmtree(site_dir / name, ignore_errors=True)
+            (staging / name).rename(site_dir / name)
+
+
+async def _pagefind(items: list[tuple[str, str]], out: Path) -> None:
+    """Index the records as files of one folder (one call: adding records one by one through
+    Pagefind's service takes minutes); each carries its real URL as the `url` meta."""
+    from pagefind.index import IndexConfig, PagefindIndex
+
+    with tempfile.TemporaryDirectory(prefix="atlas-records-") as tmp:
+        width = len(str(len(items)))
+        for n, (_, page) in enumerate(items):
+            Path(tmp, f"{n:0{width}}.html").write_text(page, encoding="utf-8")
+        config = IndexConfig(output_path=str(out), force_language="en")
+        async with PagefindIndex(config=config) as index:
+            await index.add_directory(tmp)
+    for unused in UNUSED:  # Pagefind's own interfaces: atlas.js draws the results
+        (out / unused).unlink(missing_ok=True)
+
+
+def _canonical_filters(bundle: Path) -> None:
+    """Make Pagefind's output the same for the same records. Its filter files list each filter's
+    values in hash order, which differs from run to run, and are named after those bytes: sort
+    each, name it after its new bytes, and rewrite the index's metadata file (and the entry
+    file naming that) to match."""
+    import cbor2
+
+    def read(path: Path):
+        raw = gzip.decompress(path.read_bytes())
+        return raw[:12], cbor2.loads(raw[12:])  # a "pagefind_dcd" signature, then CBOR
+
+    def write(pattern: str, language: str, signature: bytes, data, digits: int) -> str:
+        body = gzip.compress(signature + cbor2.dumps(data, canonical=True), mtime=0)
+        name = f"{language}_{hashlib.sha256(body).hexdigest()[:digits]}"
+        (bundle / pattern.format(name)).write_bytes(body)
+        return name
+
+    entry_file = bundle / "pagefind-entry.json"
+    entry = json.loads(entry_file.read_text(encoding="utf-8"))
+    for language, about in entry["languages"].items():
+        meta_file = bundle / f"pagefind.{about['hash']}.pf_meta"
+        signature, meta = read(meta_file)
+        filters = []
+        for name, old in meta[3]:
+            old_file = bundle / "filter" / f"{old}.pf_filter"
+            sig, (filter_name, values) = read(old_file)
+            old_file.unlink()
+            data = [filter_name, sorted([value, sorted(pages)] for value, pages in values)]
+            filters.append([name, write("filter/{}.pf_filter", language, sig, data, 7)])
+        meta[3] = sorted(filters)
+        meta_file.unlink()
+        about["hash"] = write("pagefind.{}.pf_meta", language, signature, meta, 10)
+    entry_file.write_text(json.dumps(entry, ensure_ascii=False, separators=(",", ":")), encoding="utf-8")
+
+
+class Indexer:
+    """Live preview's search: `write` in a background thread, so a save shows at once and search
+    follows a few seconds later. Requests made while it runs collapse into one more run, for the
+    newest site."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._wake = threading.Event()
+        self._want: tuple | None = None
+        threading.Thread(target=self._run, name="search index", daemon=True).start()
+
+    def request(self, site: Site, docs: Path, site_dir: Path) -> None:
+        with self._lock:
+            self._want = (site, docs, site_dir)
+            self._wake.set()
+
+    def _run(self) -> None:
+        while True:
+            self._wake.wait()
+            with self._lock:
+                want, self._want = self._want, None
+                self._wake.clear()
+            try:
+                write(*want)
+            except Exception as exc:  # keep serving; the previous index stays in place
+                print(f"search index not updated: {exc}", file=sys.stderr)

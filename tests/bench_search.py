@@ -1,0 +1,96 @@
+"""Search in the browser, for `make bench`: what a first visit plus a first search downloads, how
+long a result takes after the last keystroke, and how often the query set lands first.
+
+    python -m tests.bench_search SITE [--page releases/2.12/] [--quality]
+
+SITE is a built site folder; it is served on 127.0.0.1 and opened in headless Chromium with an
+empty cache. Transfer: every response body of a first visit to the page (until the network is
+idle) and of one search typed into the header's box. Latency: from the input event of the last
+keystroke to the results list showing that query, for the first search (typed a key every 80 ms
+after a click in the box, which starts loading the engine) and the median of the searches after
+it. Quality (--quality): tests/data/search_queries.yaml,
+the share of queries whose wanted page comes first and in the top three.
+Prints one JSON object. A benchmark: it asserts nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+from pathlib import Path
+
+import yaml
+
+from tests.browser import CHROMIUM, CHROMIUM_ARGS, result_paths, search, serve
+
+QUERIES = Path(__file__).parent / "data" / "search_queries.yaml"
+TIMED = ["torch.compile", "FlexAttention", "scaled_dot_product_attention", "158249", "ROCm", "deprecations"]
+
+_TIME_ONE = """async (query) => {
+  const box = document.getElementById("atlas-q");
+  const list = document.querySelector(".atlas-search__results");
+  box.value = query.slice(0, -1);
+  const shown = new Promise((resolve) => {
+    const observer = new MutationObserver(() => {
+      if (list.dataset.query === query) { observer.disconnect(); resolve(performance.now()); }
+    });
+    observer.observe(list, { attributes: true, attributeFilter: ["data-query"] });
+  });
+  const started = performance.now();
+  box.value = query;
+  box.dispatchEvent(new Event("input", { bubbles: true }));
+  return (await shown) - started;
+}"""
+
+
+def measure(site: Path, page_path: str, quality: bool) -> dict:
+    from playwright.sync_api import sync_playwright
+
+    out: dict = {"page": page_path}
+    with serve(site) as base, sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        context = browser.new_context(viewport={"width": 1400, "height": 900}, service_workers="block")
+        page = context.new_page()
+        sizes: list[tuple[str, int]] = []
+        page.on("requestfinished", lambda r: sizes.append((r.url, r.sizes()["responseBodySize"])))
+        page.goto(base + page_path, wait_until="networkidle")
+        out["visit_bytes"] = sum(n for _, n in sizes)
+        visit = len(sizes)
+        page.locator("#atlas-q").click()  # a reader clicks the box and types (a key every 80 ms) ...
+        page.keyboard.type(TIMED[0][:-1], delay=80)
+        out["first_search_ms"] = round(page.evaluate(_TIME_ONE, TIMED[0]), 1)  # ... and the last key
+        page.wait_for_load_state("networkidle")
+        out["search_bytes"] = sum(n for _, n in sizes[visit:])
+        out["search_requests"] = [url.removeprefix(base) for url, _ in sizes[visit:]]
+        out["first_visit_and_search_bytes"] = out["visit_bytes"] + out["search_bytes"]
+        warm = [page.evaluate(_TIME_ONE, q) for q in TIMED[1:]]
+        out["median_search_ms"] = round(statistics.median(warm), 1)
+        out["slowest_search_ms"] = round(max(warm), 1)
+        if quality:
+            queries = yaml.safe_load(QUERIES.read_text(encoding="utf-8"))
+            first = top3 = 0
+            for item in queries:
+                want = item["want"] if isinstance(item["want"], list) else [item["want"]]
+                paths = result_paths(search(page, str(item["query"])), base)
+                rank = next((i + 1 for i, p in enumerate(paths) if p in want), None)
+                first += rank == 1
+                top3 += rank is not None and rank <= 3
+            out.update(queries=len(queries), first=first, top3=top3)
+        browser.close()
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m tests.bench_search", description=__doc__.split("\n\n")[0])
+    p.add_argument("site", type=Path)
+    p.add_argument("--page", default="releases/2.12/", help="the page of the first visit (default releases/2.12/)")
+    p.add_argument("--quality", action="store_true", help="also type the query set")
+    args = p.parse_args(argv)
+    print(json.dumps(measure(args.site, args.page, args.quality)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
