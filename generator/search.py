@@ -221,7 +221,7 @@ def _symbol_names(site: Site, add, meta: dict) -> None:
             if len(announced) == 1:
                 add(keys, urls.feature(announced.pop()))
             url = urls.at(urls.symbol_page(page), urls.symbol_anchor(symbol.name))
-            meta[url] = (symbol.name, f"{len(symbol.uses)} change(s) and feature(s) name it")
+            meta[url] = (symbol.name, f"API symbol: {len(symbol.uses)} changes and feature entries name it")
             add(keys, url)
             last_parts.setdefault(symbol.name.rpartition(".")[2].lower(), []).append(url)
     for part, targets in sorted(last_parts.items()):
@@ -277,7 +277,8 @@ def records(site: Site, docs: Path) -> list[tuple[str, str]]:
                     title = " · ".join(filter(None, [page_title, section_title, area.name]))
                     line = plain(change.change.text)
                     prs = " ".join(f"#{pr}" for pr in change.change.prs if str(pr) not in line)
-                    body = f"<p>{_e(line)}</p><p>{_e(prs)}</p>"
+                    weight = ' data-pagefind-weight="2"' if change.group else ""  # asks something of an upgrade
+                    body = f"<p{weight}>{_e(line)}</p><p>{_e(prs)}</p>"
                     filters = {
                         "release": [release.version],
                         "section": [section_title],

@@ -42,8 +42,16 @@ def _load(path: Path):
     return yaml.load(path.read_text(encoding="utf-8"), Loader=yaml.CSafeLoader)
 
 
+class _Dumper(yaml.CSafeDumper):
+    """Writes a list the corpus repeats (a feature's `also:` names) in full each time: content
+    refuses YAML anchors and aliases."""
+
+    def ignore_aliases(self, data) -> bool:
+        return True
+
+
 def _dump(data) -> str:
-    return yaml.dump(data, Dumper=yaml.CSafeDumper, sort_keys=False, allow_unicode=True, width=100)
+    return yaml.dump(data, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=100)
 
 
 class _Real:

@@ -351,6 +351,7 @@
         values.sort(name === "release" ? function (a, b) { return a.split(".")[1] - b.split(".")[1] || a.localeCompare(b); } : undefined);
         if (name === "release") values.reverse();
         const wanted = select.value;
+        select.replaceChildren(select.options[0]);  // "any"; a value from the address comes back in order
         for (const value of values) select.append(el("option", { value: value }, value));
         select.value = wanted;
       }
@@ -392,12 +393,17 @@
       const mine = ++sequence;
       const q = box.value.trim();
       const filters = chosen();
-      keepInUrl();
-      if (!q) { list.replaceChildren(); list.dataset.query = ""; status.textContent = ""; return; }
+      if (!q) {
+        keepInUrl();
+        list.replaceChildren();
+        list.dataset.query = "";
+        status.textContent = "";
+        return;
+      }
       open(true);
       status.textContent = "Searching…";
       const pf = await pagefind();
-      fillFilters(pf);
+      if (Object.keys(filters).length) fillFilters(pf);
       const known = Object.keys(filters).length ? [] : await names(normalise(q));
       const found = await pf.search(q, { filters: filters });
       if (mine !== sequence) return;
@@ -413,9 +419,14 @@
         hits.push({ url: url, title: data.meta.title, excerpt: data.excerpt });
       }
       show(q, hits.slice(0, SHOWN), known.length + found.results.length - repeated);
+      keepInUrl();  // once the results are in, not on every key (each change of address costs a request)
     }
     let timer = 0;
-    box.addEventListener("input", function () { clearTimeout(timer); timer = setTimeout(run, 60); });
+    // 100 ms: a word typed at an even pace is searched once, not once per letter.
+    box.addEventListener("input", function () { clearTimeout(timer); timer = setTimeout(run, 100); });
+    // The filters' values (three small files) load when a reader reaches for one.
+    panel.querySelector(".atlas-search__filters").addEventListener("pointerdown", function () { pagefind().then(fillFilters); });
+    panel.querySelector(".atlas-search__filters").addEventListener("focusin", function () { pagefind().then(fillFilters); });
     box.addEventListener("focus", function () { if (box.value.trim()) open(true); pagefind(); });
     form.addEventListener("change", function (e) { if (e.target !== box) run(); });
     form.addEventListener("submit", function (e) {
