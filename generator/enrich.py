@@ -386,7 +386,6 @@ def _features(
                 removal_planned=planned,
                 removed_in=removed.release if removed else None,
                 backend_cells=strips if differs else (),
-                search_boost=1.5 + 0.25 * min(len(entries), 6),
                 about=node.about,
                 docs=node.docs,
                 family=_ancestors(node, catalogue_by_id),

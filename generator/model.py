@@ -277,7 +277,6 @@ class Feature:
     removal_planned: str | None
     removed_in: str | None
     backend_cells: tuple = ()  # ((backend id, cells), ...) only when some backend's strip differs
-    search_boost: float = 2.0  # feature pages outrank mentions; long-lived features outrank one-offs
     about: str = ""  # from the catalogue: what it is, in our words
     docs: str | None = None  # official documentation
     family: tuple = ()  # its ancestors in the catalogue (model.CatalogueFeature), root first

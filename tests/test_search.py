@@ -1,0 +1,103 @@
+"""The search index generator/search.py writes: names a reader types whole, and the full-text
+records, escaped. The browser side (atlas.js) is typed into in tests/test_search_browser.py."""
+
+from __future__ import annotations
+
+import json
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+
+from generator import search
+from generator.build import generate
+from tests.conftest import FIXTURE
+from tests.test_injection import hostile_content
+
+
+@pytest.mark.parametrize(
+    "typed, key",
+    [
+        ("  PyTorch   2.8 ", "pytorch 2.8"),
+        ("`torch.cat()`", "torch.cat"),
+        ("#158249", "158249"),
+        ("PR #158249", "158249"),
+        ("pull request 158249", "158249"),
+        ("TORCH_LOGS", "torch_logs"),
+        ("PR", "pr"),
+    ],
+)
+def test_a_name_is_keyed_as_a_reader_may_type_it(typed, key):
+    assert search.normalise(typed) == key
+
+
+@pytest.fixture(scope="module")
+def fixture_index(tmp_path_factory) -> tuple:
+    out = tmp_path_factory.mktemp("search")
+    site, _ = generate(FIXTURE, out / "docs")
+    (out / "site").mkdir()
+    search.write(site, out / "docs", out / "site")
+    return site, out
+
+
+def test_every_name_is_in_the_file_its_hash_names(fixture_index):
+    _, out = fixture_index
+    files = sorted((out / "site" / search.NAMES).glob("*.json"))
+    assert len(files) == 256
+    keys = 0
+    for path in files:
+        for key, hits in json.loads(path.read_text(encoding="utf-8")).items():
+            assert search.shard(key) == path.stem and search.normalise(key) == key
+            assert all(url and title for url, title, _ in hits)
+            keys += 1
+    assert keys > 50
+
+
+def test_names_take_a_reader_to_the_page_they_name(fixture_index):
+    site, out = fixture_index
+
+    def first(typed: str) -> str:
+        key = search.normalise(typed)
+        table = json.loads((out / "site" / search.NAMES / f"{search.shard(key)}.json").read_text(encoding="utf-8"))
+        return table[key][0][0]
+
+    assert first("PyTorch 2.8") == first("2.8") == "releases/2.8/"
+    assert first("#301") == "releases/2.8/#pr-301"
+    assert first("deprecations") == "deprecations/"
+    feature = site.features[0]
+    assert first(feature.title) == f"features/{feature.id}/"
+
+
+def test_the_full_text_index_is_written_whole(fixture_index):
+    site, out = fixture_index
+    bundle = out / "site" / search.BUNDLE
+    entry = json.loads((bundle / "pagefind-entry.json").read_text(encoding="utf-8"))
+    changes = sum(len(r.changes) for r in site.releases)
+    assert entry["languages"]["en"]["page_count"] == len(search.records(site, out / "docs")) > changes
+    assert (bundle / f"pagefind.{entry['languages']['en']['hash']}.pf_meta").exists()
+    assert not [name for name in search.UNUSED if (bundle / name).exists()]
+
+
+class _Tags(HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.tags: set[str] = set()
+        self.text: list[str] = []
+
+    def handle_starttag(self, tag, attrs):
+        self.tags.add(tag)
+
+    def handle_data(self, data):
+        self.text.append(data)
+
+
+def test_text_from_content_reaches_the_index_as_text(tmp_path: Path):
+    """Every record of hostile content parses to our own tags only; the payloads are its words."""
+    content = hostile_content(tmp_path / "content")
+    site, _ = generate(content, tmp_path / "docs")
+    seen = _Tags()
+    for _, page in search.records(site, tmp_path / "docs"):
+        seen.feed(page)
+    assert seen.tags <= {"html", "head", "title", "body", "div", "span", "main", "h1", "p"}
+    words = " ".join(seen.text)
+    assert "<script>alert(1)</script>" in words and "<img src=x onerror=alert(1)>" in words
