@@ -138,7 +138,8 @@ def mkdocs_config(docs_dir: Path, site_dir: Path, *, strict: bool = True, **over
 
 
 def mkdocs_build(site: Site, docs_dir: Path, site_dir: Path) -> None:
-    """Build HTML with MkDocs --strict into a temporary folder, then swap it into site_dir.
+    """Build HTML with MkDocs --strict into a temporary folder, add the search index
+    (generator.search), then swap it into site_dir.
 
     A failed build (or a killed one) leaves site_dir as it was: the new site only appears
     by rename, and leftovers of an interrupted build are temporary folders beside it.
@@ -165,7 +166,10 @@ def mkdocs_build(site: Site, docs_dir: Path, site_dir: Path) -> None:
             raise MkDocsFailed("\n".join(counter.messages + [str(exc)])) from None
         if counter.messages:
             raise MkDocsFailed("\n".join(counter.messages))
-        search.write(site, docs_dir, tmp)
+        try:
+            search.write(site, docs_dir, tmp)
+        except Exception as exc:  # Pagefind could not start or write: one line, the old site kept
+            raise MkDocsFailed(f"search index not written: {type(exc).__name__}: {exc}") from None
         swap(tmp, site_dir)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)

@@ -33,7 +33,7 @@ def build(args) -> int:
     try:
         pipeline.mkdocs_build(site, docs, args.site)
     except pipeline.MkDocsFailed as exc:
-        print(f"mkdocs --strict failed; {args.site} left as it was:\n{exc}", file=sys.stderr)
+        print(f"build failed; {args.site} left as it was:\n{exc}", file=sys.stderr)
         return 1
     except OSError as exc:
         raise UsageError(f"{args.site}: {exc.strerror or exc}") from exc

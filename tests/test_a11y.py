@@ -15,7 +15,8 @@ pytestmark = pytest.mark.browser
 
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 
-PAGES = list(PAGE_KINDS.values())
+PAGES = [*PAGE_KINDS.values(), "releases/2.9/?q=torch.cat&q-release=2.9"]
+"""One page of every kind, and one with the header's search open on its results and filters."""
 
 SCHEMES = {"light": "default", "dark": "slate"}
 """prefers-color-scheme -> the Material scheme the palette in mkdocs.yml picks for it."""
@@ -58,6 +59,8 @@ def test_no_serious_axe_violations(scheme_page, served, url, request):
     response = page.goto(served + url, wait_until="networkidle")
     assert response is not None and response.ok, url
     assert page.get_attribute("body", "data-md-color-scheme") == SCHEMES[scheme]
+    if "?q=" in url:
+        page.locator(".atlas-search__hit").first.wait_for()
 
     found = [v for v in violations(page) if v["impact"] in BLOCKING]
     report = "\n".join(

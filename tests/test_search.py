@@ -101,3 +101,24 @@ def test_text_from_content_reaches_the_index_as_text(tmp_path: Path):
     assert seen.tags <= {"html", "head", "title", "body", "div", "span", "main", "h1", "p"}
     words = " ".join(seen.text)
     assert "<script>alert(1)</script>" in words and "<img src=x onerror=alert(1)>" in words
+
+
+def test_an_index_that_cannot_be_written_leaves_the_previous_site(tmp_path, monkeypatch, fixture_site):
+    import shutil
+
+    from generator.build import MkDocsFailed, mkdocs_build
+    from tests.test_build import tree
+
+    site_dir = tmp_path / "site"
+    shutil.copytree(fixture_site, site_dir)
+    before = tree(site_dir)
+    model, _ = generate(FIXTURE, tmp_path / "docs")
+
+    def fails(*args):
+        raise OSError("pagefind exited")
+
+    monkeypatch.setattr(search, "write", fails)
+    with pytest.raises(MkDocsFailed, match="search index not written: OSError: pagefind exited"):
+        mkdocs_build(model, tmp_path / "docs", site_dir)
+    assert tree(site_dir) == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["docs", "site"]

@@ -372,7 +372,6 @@
     }
     function open(yes) {
       panel.hidden = !yes;
-      box.setAttribute("aria-expanded", String(yes));
     }
     function show(q, hits, total) {
       list.replaceChildren();
