@@ -423,9 +423,11 @@
     let timer = 0;
     // 100 ms: a word typed at an even pace is searched once, not once per letter.
     box.addEventListener("input", function () { clearTimeout(timer); timer = setTimeout(run, 100); });
-    // The filters' values (three small files) load when a reader reaches for one.
-    panel.querySelector(".atlas-search__filters").addEventListener("pointerdown", function () { pagefind().then(fillFilters); });
-    panel.querySelector(".atlas-search__filters").addEventListener("focusin", function () { pagefind().then(fillFilters); });
+    // The filters' values (three small files) load when a reader reaches for one: the pointer
+    // comes over them, a finger touches one, or the keyboard gets there.
+    for (const type of ["pointerenter", "pointerdown", "focusin"]) {
+      panel.querySelector(".atlas-search__filters").addEventListener(type, function () { pagefind().then(fillFilters); });
+    }
     box.addEventListener("focus", function () { if (box.value.trim()) open(true); pagefind(); });
     form.addEventListener("change", function (e) { if (e.target !== box) run(); });
     form.addEventListener("submit", function (e) {
