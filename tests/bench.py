@@ -325,6 +325,8 @@ def main(argv: list[str] | None = None) -> int:
     verdicts = report.targets(runs, args.timeout)
     print(report.table(runs))
     print()
+    print(report.search_table(runs))
+    print()
     print(report.target_lines(verdicts))
 
     profiles: list[str] = []

@@ -71,11 +71,14 @@ def measure(site: Path, page_path: str, quality: bool) -> dict:
         if quality:
             queries = yaml.safe_load(QUERIES.read_text(encoding="utf-8"))
             first = top3 = 0
+            out["not_first"] = {}
             for item in queries:
                 want = item["want"] if isinstance(item["want"], list) else [item["want"]]
                 paths = result_paths(search(page, str(item["query"])), base)
                 rank = next((i + 1 for i, p in enumerate(paths) if p in want), None)
                 first += rank == 1
+                if rank != 1:
+                    out["not_first"][str(item["query"])] = {"rank": rank, "first": paths[0] if paths else None}
                 top3 += rank is not None and rank <= 3
             out.update(queries=len(queries), first=first, top3=top3)
         browser.close()
