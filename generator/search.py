@@ -130,8 +130,8 @@ HEADINGS = {section.id: section.headings for section in SECTIONS}
 def names(site: Site, docs: Path) -> dict[str, list[list[str]]]:
     """normalised name -> [[url, title, line], ...], the pages a name points to, best first.
 
-    Which page comes first when a name fits several: a site section, a family or feature, a
-    backend, a tier, a release, an API symbol (the feature whose announcement alone names it,
+    Which page comes first when a name fits several: a site section, a backend, a family or
+    feature, a tier, a release, an API symbol (the feature whose announcement alone names it,
     then its anchor on /symbols/), a PR, then an environment variable's changes (those an
     upgrade must act on first, newest first)."""
     table: dict[str, list[list[str]]] = {}
@@ -146,14 +146,14 @@ def names(site: Site, docs: Path) -> dict[str, list[list[str]]]:
 
     for url, words in SECTION_PAGES.items():
         add(words, url)
+    for view in site.backend_views:  # "XPU" is the backend, not "Intel GPU (XPU) support"
+        backend = view.backend
+        add([backend.name, backend.id, f"{backend.name} backend", *backend.also], urls.backend(backend.id))
     nodes = [family.node for family in site.families] + list(site.content.catalogue)
     for node in nodes:  # families first: "torch.compile" is the family, not a member
         add(_feature_names(node), urls.feature(node.id))
     for feature in site.features:
         add([feature.title], urls.feature(feature.id))
-    for view in site.backend_views:
-        backend = view.backend
-        add([backend.name, backend.id, f"{backend.name} backend", *backend.also], urls.backend(backend.id))
     for tier in site.content.tiers:
         url = urls.at(urls.TIERS, tier.id)
         meta[url] = (f"{tier.name} tier", _short(plain(tier.description)))
