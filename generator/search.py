@@ -19,13 +19,13 @@ in hash order) are re-encoded canonically, so the same content gives the same by
 
 from __future__ import annotations
 
-import asyncio
 import gzip
 import hashlib
 import html
 import json
 import re
 import shutil
+import subprocess
 import sys
 import tempfile
 import threading
@@ -320,25 +320,27 @@ def write(site: Site, docs: Path, site_dir: Path) -> None:
         for name, part in shards.items():
             data = json.dumps(part, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
             (staging / NAMES / f"{name}.json").write_text(data, encoding="utf-8")
-        asyncio.run(_pagefind(records(site, docs), staging / BUNDLE))
+        _pagefind(records(site, docs), staging / BUNDLE)
         _canonical_filters(staging / BUNDLE)
         for name in (NAMES, BUNDLE):
             shutil.rmtree(site_dir / name, ignore_errors=True)
             (staging / name).rename(site_dir / name)
 
 
-async def _pagefind(items: list[tuple[str, str]], out: Path) -> None:
-    """Index the records as files of one folder (one call: adding records one by one through
-    Pagefind's service takes minutes); each carries its real URL as the `url` meta."""
-    from pagefind.index import IndexConfig, PagefindIndex
+def _pagefind(items: list[tuple[str, str]], out: Path) -> None:
+    """Index the records with Pagefind's command-line binary (the pagefind-bin wheel), as
+    files of one folder; each carries its real URL as the `url` meta."""
+    from pagefind_bin import get_executable
 
     with tempfile.TemporaryDirectory(prefix="atlas-records-") as tmp:
         width = len(str(len(items)))
         for n, (_, page) in enumerate(items):
             Path(tmp, f"{n:0{width}}.html").write_text(page, encoding="utf-8")
-        config = IndexConfig(output_path=str(out), force_language="en")
-        async with PagefindIndex(config=config) as index:
-            await index.add_directory(tmp)
+        command = [str(get_executable()), "--site", tmp, "--output-path", str(out), "--force-language", "en"]
+        proc = subprocess.run(command, capture_output=True, text=True, timeout=600)
+        if proc.returncode != 0 or not (out / "pagefind-entry.json").exists():
+            said = (proc.stderr or proc.stdout).strip().splitlines()
+            raise OSError(f"pagefind exited with {proc.returncode}: {said[-1] if said else 'no output'}")
     for unused in UNUSED:  # Pagefind's own interfaces: atlas.js draws the results
         (out / unused).unlink(missing_ok=True)
 
