@@ -43,7 +43,7 @@ def fixture_index(tmp_path_factory) -> tuple:
 def test_every_name_is_in_the_file_its_hash_names(fixture_index):
     _, out = fixture_index
     files = sorted((out / "site" / search.NAMES).glob("*.json"))
-    assert len(files) == 256
+    assert len(files) == search.SHARDS == 1024
     keys = 0
     for path in files:
         for key, hits in json.loads(path.read_text(encoding="utf-8")).items():

@@ -299,10 +299,10 @@
     return out.replace(/^(?:pr|pull|pull request)\s*#?\s*(?=\d+$)/, "");
   }
 
-  function shard(key) {  // generator/search.py shard(): FNV-1a of the UTF-8 bytes, low byte
+  function shard(key) {  // generator/search.py shard(): FNV-1a of the UTF-8 bytes, low 10 bits
     let h = 0x811c9dc5;
     for (const byte of new TextEncoder().encode(key)) h = Math.imul(h ^ byte, 0x01000193) >>> 0;
-    return (h & 0xff).toString(16).padStart(2, "0");
+    return (h & 0x3ff).toString(16).padStart(3, "0");
   }
 
   function excerptNodes(excerpt) {
@@ -421,8 +421,8 @@
       keepInUrl();  // once the results are in, not on every key (each change of address costs a request)
     }
     let timer = 0;
-    // 100 ms: a word typed at an even pace is searched once, not once per letter.
-    box.addEventListener("input", function () { clearTimeout(timer); timer = setTimeout(run, 100); });
+    // 120 ms: a word typed at an even pace is searched once, not once per letter.
+    box.addEventListener("input", function () { clearTimeout(timer); timer = setTimeout(run, 120); });
     // The filters' values (three small files) load when a reader reaches for one: the pointer
     // comes over them, a finger touches one, or the keyboard gets there.
     for (const type of ["pointerenter", "pointerdown", "focusin"]) {
