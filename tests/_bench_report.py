@@ -211,7 +211,7 @@ def markdown(runs: list[dict], verdicts: list[tuple[str, str, str]], machine: di
         "",
         "- **First result**: from the last keystroke of the first search (typed a key every 80 ms after",
         "  a click in the box, which starts loading the engine) to its results on screen, including the",
-        "  120 ms the box waits for a pause in typing; later searches reuse what the first one loaded.",
+        "  100 ms the box waits for a pause in typing; later searches reuse what the first one loaded.",
         "",
         "## Targets",
         "",

@@ -65,7 +65,9 @@ def main(argv: list[str] | None = None) -> int:
                 text = release.read_text(encoding="utf-8")
                 started = time.monotonic()
                 release.write_text(text.replace("summary: >-\n  ", f"summary: >-\n  {word} ", 1), encoding="utf-8")
-                page.wait_for_function(f"document.body.innerText.includes('{word}')", timeout=120_000, polling=50)
+                page.wait_for_function(
+                    f"document.body && document.body.innerText.includes('{word}')", timeout=120_000, polling=50
+                )
                 times.append(time.monotonic() - started)
                 print(f"try {i + 1}: saved → reloaded page shows the edit in {times[-1]:.2f} s", flush=True)
                 time.sleep(1.5)

@@ -403,8 +403,10 @@
       status.textContent = "Searching…";
       const pf = await pagefind();
       if (Object.keys(filters).length) fillFilters(pf);
-      const known = Object.keys(filters).length ? [] : await names(normalise(q));
-      const found = await pf.search(q, { filters: filters });
+      const [known, found] = await Promise.all([
+        Object.keys(filters).length ? [] : names(normalise(q)),
+        pf.search(q, { filters: filters }),
+      ]);
       if (mine !== sequence) return;
       const hits = known.map(function (h) { return { url: new URL(h[0], base).href, title: h[1], line: h[2] }; });
       const seen = new Set(hits.map(function (h) { return h.url; }));
@@ -421,8 +423,8 @@
       keepInUrl();  // once the results are in, not on every key (each change of address costs a request)
     }
     let timer = 0;
-    // 120 ms: a word typed at an even pace is searched once, not once per letter.
-    box.addEventListener("input", function () { clearTimeout(timer); timer = setTimeout(run, 120); });
+    // 100 ms: a word typed at an even pace is searched once, not once per letter.
+    box.addEventListener("input", function () { clearTimeout(timer); timer = setTimeout(run, 100); });
     // The filters' values (three small files) load when a reader reaches for one: the pointer
     // comes over them, a finger touches one, or the keyboard gets there.
     for (const type of ["pointerenter", "pointerdown", "focusin"]) {
