@@ -51,7 +51,8 @@ UNUSED = (
 )
 MAX_HITS = 6  # names a key may point to; more would push the full-text results off screen
 
-# The site's sections, by what a reader would call them (their nav title first).
+# The site's sections, by their tab's title in mkdocs.yml's nav and the other words a reader
+# would use; the page's own title (its front matter) is added first.
 SECTION_PAGES = {
     urls.RELEASES: ("Releases", "all releases", "release list"),
     urls.FEATURES: ("Features", "feature list", "all features", "feature catalogue"),
@@ -131,15 +132,16 @@ SECTION_WORDS = {"bc-breaking": ("breaking changes", "bc breaking")}
 HEADINGS = {section.id: section.headings for section in SECTIONS}
 
 
-def names(site: Site, docs: Path) -> dict[str, list[list[str]]]:
+def names(site: Site, pages: dict[str, tuple[str, str]]) -> dict[str, list[list[str]]]:
     """normalised name -> [[url, title, line], ...], the pages a name points to, best first.
 
     Which page comes first when a name fits several: a site section, a backend, a family or
     feature, a tier, a release, an API symbol (the feature whose announcement alone names it,
     then its anchor on /symbols/), a PR, then an environment variable's changes (those an
-    upgrade must act on first, newest first)."""
+    upgrade must act on first, newest first). `pages`: each page's title and description
+    (`page_meta`)."""
     table: dict[str, list[list[str]]] = {}
-    meta = {url: _front(docs, url) for url in _page_urls(site)}
+    meta = dict(pages)  # and the anchors the table points to, as they come
 
     def add(keys: Iterable[str], url: str) -> None:
         title, line = meta.get(url) or meta.get(url.partition("#")[0], ("", ""))
@@ -149,7 +151,7 @@ def names(site: Site, docs: Path) -> dict[str, list[list[str]]]:
                 hits.append([url, title, line])
 
     for url, words in SECTION_PAGES.items():
-        add(words, url)
+        add([pages[url][0], *words] if url in pages else words, url)  # the page's own title first
     for view in site.backend_views:  # "XPU" is the backend, not "Intel GPU (XPU) support"
         backend = view.backend
         add([backend.name, backend.id, f"{backend.name} backend", *backend.also], urls.backend(backend.id))
@@ -176,15 +178,13 @@ def names(site: Site, docs: Path) -> dict[str, list[list[str]]]:
             words += SECTION_WORDS.get(section.section, ())
             add([f"{v} {w}" for w in words] + [f"{w} {v}" for w in words] + [f"{w} in {v}" for w in words], url)
     _symbol_names(site, add, meta)
+    variables: dict[str, list] = {}
     for release in reversed(site.releases):
         for change in _changes(site, release):
             for pr in change.anchors:
                 url = urls.at(urls.release(release.version), urls.pr_anchor(pr))
                 meta[url] = (f"PyTorch {release.version} · PR #{pr}", _short(plain(change.change.text)))
                 add([str(pr)], url)
-    variables: dict[str, list] = {}
-    for release in reversed(site.releases):
-        for change in _changes(site, release):
             for name in change.symbols:
                 if ENV_VAR.fullmatch(name):
                     variables.setdefault(name, []).append((not change.group, release, change))
@@ -214,13 +214,13 @@ def _symbol_names(site: Site, add, meta: dict) -> None:
     one feature whose announcements alone name it, comes first: its page tells the story; then
     the symbol's anchor."""
     last_parts: dict[str, list[str]] = {}
+    named = {node.name: node.id for node in reversed(site.content.catalogue)}  # the first of a name wins
     for page, module in site.symbol_pages.items():
         for symbol in module.symbols:
             keys = [symbol.name, symbol.name.removeprefix("torch.")]
             last = symbol.name.rpartition(".")[2]
-            for node in site.content.catalogue:  # a feature named like it: XPUGraph for torch.xpu.XPUGraph
-                if node.name in (symbol.name, last):
-                    add(keys, urls.feature(node.id))
+            for fid in dict.fromkeys(named[n] for n in (symbol.name, last) if n in named):
+                add(keys, urls.feature(fid))  # a feature named like it: XPUGraph for torch.xpu.XPUGraph
             announced = {use.entry.id for use in symbol.uses if use.entry is not None}
             if len(announced) == 1:
                 add(keys, urls.feature(announced.pop()))
@@ -237,15 +237,17 @@ def _short(line: str, limit: int = 140) -> str:
     return line if len(line) <= limit else line[: limit - 1].rsplit(" ", 1)[0] + " …"
 
 
-def _page_urls(site: Site) -> list[str]:
+def page_meta(site: Site, docs: Path) -> dict[str, tuple[str, str]]:
+    """Every page's URL -> its title and description, read once from the generated Markdown in
+    docs: the words the page says about itself, which names and records both show."""
     from .render import pages
 
-    return [page.url for page in pages(site)]
+    return {page.url: _front(docs / urls.source(page.url), page.url) for page in pages(site)}
 
 
-def _front(docs: Path, url: str) -> tuple[str, str]:
+def _front(path: Path, url: str) -> tuple[str, str]:
     """A generated page's title and description, from its front matter (else its first heading)."""
-    text = (docs / urls.source(url)).read_text(encoding="utf-8")
+    text = path.read_text(encoding="utf-8")
     meta = {}
     if text.startswith("---\n"):
         meta = yaml.safe_load(text[4 : text.index("\n---\n", 4)]) or {}
@@ -256,8 +258,8 @@ def _front(docs: Path, url: str) -> tuple[str, str]:
     return str(title), str(meta.get("description", ""))
 
 
-def records(site: Site, docs: Path) -> list[tuple[str, str]]:
-    """(url, html) for each Pagefind record: pages, then changes, newest release first."""
+def records(site: Site, pages: dict[str, tuple[str, str]]) -> list[tuple[str, str]]:
+    """(url, html) for each Pagefind record: pages (`page_meta`), then changes, newest release first."""
     about = {}
     for node in site.content.catalogue:
         about[urls.feature(node.id)] = " ".join([node.name, *node.aliases, node.about])
@@ -266,8 +268,7 @@ def records(site: Site, docs: Path) -> list[tuple[str, str]]:
     for release in site.releases:
         about[urls.release(release.version)] = release.summary
     out = []
-    for url in _page_urls(site):
-        title, description = _front(docs, url)
+    for url, (title, description) in pages.items():
         body = f"<h1>{_e(title)}</h1><p>{_e(description)}</p><p>{_e(plain(about.get(url, '')))}</p>"
         out.append((url, _html(url, title, body, {})))
     for release in reversed(site.releases):
@@ -316,7 +317,8 @@ def write(site: Site, docs: Path, site_dir: Path, *, background: bool = False) -
     site_dir = Path(site_dir)
     with tempfile.TemporaryDirectory(prefix=".search-", dir=site_dir) as tmp:
         staging = Path(tmp)
-        table = names(site, docs)
+        pages = page_meta(site, docs)
+        table = names(site, pages)
         shards: dict[str, dict] = {f"{n:03x}": {} for n in range(SHARDS)}
         for key in sorted(table):
             shards[shard(key)][key] = table[key]
@@ -324,7 +326,7 @@ def write(site: Site, docs: Path, site_dir: Path, *, background: bool = False) -
         for name, part in shards.items():
             data = json.dumps(part, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
             (staging / NAMES / f"{name}.json").write_text(data, encoding="utf-8")
-        _pagefind(records(site, docs), staging / BUNDLE, background)
+        _pagefind(records(site, pages), staging / BUNDLE, background)
         _canonical_filters(staging / BUNDLE)
         for name in (NAMES, BUNDLE):
             shutil.rmtree(site_dir / name, ignore_errors=True)

@@ -23,9 +23,8 @@ from pathlib import Path
 
 import yaml
 
-from tests.browser import CHROMIUM, CHROMIUM_ARGS, result_paths, search, serve
+from tests.browser import CHROMIUM, CHROMIUM_ARGS, SEARCH_QUERIES, query_ranks, serve
 
-QUERIES = Path(__file__).parent / "data" / "search_queries.yaml"
 TIMED = ["torch.compile", "FlexAttention", "scaled_dot_product_attention", "158249", "ROCm", "deprecations"]
 
 _TIME_ONE = """async (query) => {
@@ -69,18 +68,15 @@ def measure(site: Path, page_path: str, quality: bool) -> dict:
         out["median_search_ms"] = round(statistics.median(warm), 1)
         out["slowest_search_ms"] = round(max(warm), 1)
         if quality:
-            queries = yaml.safe_load(QUERIES.read_text(encoding="utf-8"))
-            first = top3 = 0
-            out["not_first"] = {}
-            for item in queries:
-                want = item["want"] if isinstance(item["want"], list) else [item["want"]]
-                paths = result_paths(search(page, str(item["query"])), base)
-                rank = next((i + 1 for i, p in enumerate(paths) if p in want), None)
-                first += rank == 1
-                if rank != 1:
-                    out["not_first"][str(item["query"])] = {"rank": rank, "first": paths[0] if paths else None}
-                top3 += rank is not None and rank <= 3
-            out.update(queries=len(queries), first=first, top3=top3)
+            ranks = query_ranks(page, base, yaml.safe_load(SEARCH_QUERIES.read_text(encoding="utf-8")))
+            out.update(
+                queries=len(ranks),
+                first=sum(rank == 1 for rank, _ in ranks.values()),
+                top3=sum(rank is not None and rank <= 3 for rank, _ in ranks.values()),
+                not_first={
+                    q: {"rank": rank, "first": (paths or [None])[0]} for q, (rank, paths) in ranks.items() if rank != 1
+                },
+            )
         browser.close()
     return out
 

@@ -196,6 +196,21 @@ def result_paths(items, base: str) -> list[str]:
     return [href.removeprefix(base) for href in items.evaluate_all("links => links.map(a => a.href)")]
 
 
+SEARCH_QUERIES = ROOT / "tests" / "data" / "search_queries.yaml"
+"""Queries a reader would type, each with the page (or pages) they want first."""
+
+
+def query_ranks(page, base: str, queries: list[dict]) -> dict[str, tuple[int | None, list[str]]]:
+    """Type each query of the query set: query -> (1-based rank of the first wanted page, or None;
+    the first five results)."""
+    out = {}
+    for item in queries:
+        want = item["want"] if isinstance(item["want"], list) else [item["want"]]
+        paths = result_paths(search(page, str(item["query"])), base)
+        out[str(item["query"])] = (next((i + 1 for i, path in enumerate(paths) if path in want), None), paths[:5])
+    return out
+
+
 # Fixtures
 
 

@@ -248,6 +248,15 @@ def test_clean_leftovers_spares_other_folders(tmp_path):
 # Reproducible builds
 
 
+def assert_same_site(first: dict, second: dict, page: str) -> None:
+    """Two trees (`tree`) hold the same files with the same bytes, and they are whole sites:
+    sitemaps, the search index, the home page and a release page."""
+    for name in ("sitemap.xml", "sitemap.xml.gz", "pagefind/pagefind-entry.json", "index.html", page):
+        assert name in first, name
+    differing = sorted(rel for rel in first.keys() | second.keys() if first.get(rel) != second.get(rel))
+    assert differing == []
+
+
 def test_fixture_built_by_two_processes_with_other_hash_seeds_is_byte_identical(tmp_path):
     """Two separate `python -m generator build` processes, hash seeds 1 and 2, two time zones (POSIX
     TZ strings, so no tz database is needed), other site and docs folders: the same bytes."""
@@ -257,17 +266,7 @@ def test_fixture_built_by_two_processes_with_other_hash_seeds_is_byte_identical(
         proc = build_cli(FIXTURE, out / "site", out / "docs", PYTHONHASHSEED=seed, TZ=tz)
         assert proc.returncode == 0, proc.stderr
         sites.append(tree(out / "site"))
-    first, second = sites
-    for name in (
-        "sitemap.xml",
-        "sitemap.xml.gz",
-        "pagefind/pagefind-entry.json",
-        "index.html",
-        "releases/2.8/index.html",
-    ):
-        assert name in first, name
-    differing = sorted(rel for rel in first.keys() | second.keys() if first.get(rel) != second.get(rel))
-    assert differing == []
+    assert_same_site(*sites, "releases/2.8/index.html")
 
 
 def test_two_builds_of_the_real_content_are_byte_identical(real_site, real_content, tmp_path):
@@ -282,17 +281,7 @@ def test_two_builds_of_the_real_content_are_byte_identical(real_site, real_conte
         SOURCE_DATE_EPOCH="1",
     )
     assert proc.returncode == 0, proc.stderr
-    first, second = tree(real_site), tree(tmp_path / "elsewhere" / "public")
-    for name in (
-        "sitemap.xml",
-        "sitemap.xml.gz",
-        "pagefind/pagefind-entry.json",
-        "index.html",
-        "releases/2.12/index.html",
-    ):
-        assert name in first, name
-    differing = sorted(rel for rel in first.keys() | second.keys() if first.get(rel) != second.get(rel))
-    assert differing == []
+    assert_same_site(tree(real_site), tree(tmp_path / "elsewhere" / "public"), "releases/2.12/index.html")
 
 
 def test_sitemap_dates_come_from_the_content(real_site):

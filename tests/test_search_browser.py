@@ -7,16 +7,14 @@ Each query names the page a person wants first; the test reads the results in or
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 import yaml
 
-from tests.browser import build_site, new_page, result_paths, search, serve, watch_page
+from tests.browser import SEARCH_QUERIES, build_site, new_page, query_ranks, search, serve, watch_page
 
 pytestmark = pytest.mark.browser
 
-QUERIES = yaml.safe_load((Path(__file__).parent / "data" / "search_queries.yaml").read_text(encoding="utf-8"))
+QUERIES = yaml.safe_load(SEARCH_QUERIES.read_text(encoding="utf-8"))
 SUB_PATH = "atlas/"
 
 
@@ -38,15 +36,10 @@ def atlas(tmp_path_factory) -> str:
 @pytest.fixture(scope="module")
 def ranks(browser, atlas) -> dict[str, tuple[int | None, list[str]]]:
     """query -> (rank of the first wanted page, 1-based, or None; the first five results)."""
-    out = {}
     with new_page(browser) as page:
         watch = watch_page(page)
         page.goto(atlas + "releases/2.5/")
-        for item in QUERIES:
-            want = item["want"] if isinstance(item["want"], list) else [item["want"]]
-            paths = result_paths(search(page, str(item["query"])), atlas)
-            rank = next((i + 1 for i, path in enumerate(paths) if path in want), None)
-            out[str(item["query"])] = (rank, paths[:5])
+        out = query_ranks(page, atlas, QUERIES)
         assert watch.foreign_requests() == []
         assert watch.errors() == []
     return out

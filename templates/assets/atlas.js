@@ -284,7 +284,7 @@
   }
 
   /* ---- Search: the box in the header (partials/atlas-search.html). First the names table
-     (generator/search.py: one of 256 small files, chosen by a hash of what was typed) gives the
+     (generator/search.py: one of 1,024 small files, chosen by a hash of what was typed) gives the
      page a known name points to; then Pagefind's full-text results follow. The query and the
      filters live in the URL (?q=&q-release=&q-backend=&q-section=). Text from the index reaches
      the page through textContent only; Pagefind's excerpts are parsed inert and only their text
@@ -458,7 +458,9 @@
       box.value = params.get("q");
       for (const param of Object.keys(FILTERS)) {
         const value = params.get(param);
-        if (value) form.elements[param].append(el("option", { value: value }, value)), (form.elements[param].value = value);
+        if (!value) continue;
+        form.elements[param].append(el("option", { value: value }, value));  // until fillFilters lists them all
+        form.elements[param].value = value;
       }
       run();
     }
