@@ -174,10 +174,11 @@ def target_lines(results: list[tuple[str, str, str]]) -> str:
 
 def markdown(runs: list[dict], verdicts: list[tuple[str, str, str]], machine: dict, limit: float) -> str:
     """bench-out/results.md: the 'How fast is it' page."""
+    larger = " and ".join(str(r["scale"]) for r in runs if r["scale"] > 1) or "no"
     lines = [
         "# How fast is it",
         "",
-        "`make bench` builds the site from the real content and from synthetic corpora 10 and 50 times",
+        f"`make bench` builds the site from the real content and from synthetic corpora {larger} times",
         "its size, through the same pipeline as `make site`: validate and render Markdown (the generator),",
         "then `mkdocs build --strict`. A synthetic corpus repeats the real releases as further 2.x",
         "versions, with the same features (under new ids, so their lifecycles span releases the same way),",
