@@ -25,15 +25,10 @@ ROOT = Path(__file__).resolve().parent.parent
 GOLDEN_DIR = ROOT / "tests" / "golden" / "import_notes"
 CHANGES_DIR = ROOT / "content" / "changes"
 SCHEMA = json.loads((ROOT / "generator" / "schemas" / "changes.schema.json").read_text(encoding="utf-8"))
-# The raw notes live beside the project (../shared/sources), not in it. A clone elsewhere finds
-# them at RELEASE_NOTES_DIR, or in the workplace's shared folder (/work/shared/sources).
-_CANDIDATES = [Path(p) for p in (os.environ.get("RELEASE_NOTES_DIR"),) if p] + [
-    ROOT.parent / "shared" / "sources",
-    Path("/work/shared/sources"),
-]
-SOURCES = next((p for p in _CANDIDATES if p.is_dir()), _CANDIDATES[0])
+# The official documents the content is written from, kept in the project (content/sources/INDEX.md).
+SOURCES = ROOT / "content" / "sources"
 REAL_RELEASES = ["2.5", "2.6", "2.7", "2.8", "2.9", "2.10", "2.11", "2.12"]
-# The GitHub release notes of each release, as ../shared/sources/INDEX.md names them.
+# The GitHub release notes of each release, as content/sources/INDEX.md names them.
 NOTES_FILES = {"2.5": "release-notes-v2.5.0.scraped-copy.md"}
 GOLDEN_INPUTS = sorted(p.name for p in GOLDEN_DIR.glob("*.md"))
 
@@ -47,7 +42,7 @@ def import_text(text: str, name: str, release: str = "2.99", previous: str | Non
 def real_notes(release: str) -> Path:
     path = SOURCES / NOTES_FILES.get(release, f"release-notes-v{release}.0.md")
     if not path.exists():
-        pytest.fail(f"{path} not found (looked in {', '.join(map(str, _CANDIDATES))}): set RELEASE_NOTES_DIR")
+        pytest.fail(f"{path} not found: content/sources/ holds the release notes of every imported release")
     return path
 
 
