@@ -94,13 +94,16 @@ _TOC_LINE = re.compile(r"^[ \t]*(?:[-*+]|\d+[.)])[ \t]+\[[^\]]+\]\(#[A-Za-z][\w-
 # - a bare https://github.com/pytorch/pytorch/pull/N URL;
 # - "#N" anywhere else, unless an issue keyword stands before it ("issue #1", "fixes #1",
 #   "closes #1", "resolves #1"): GitHub's closing keywords mark an issue, not the change's PR.
-# Fenced code is not searched.
+# Fenced code and inline code spans (``Misaligned Tensor data on argument #0``) are not searched.
 _REF = re.compile(
     r"\[#(?P<link>\d+)\]\((?P<url>[^)]*)\)"
     r"|https?://github\.com/pytorch/pytorch/pull/(?P<pull>\d+)"
     r"|(?P<kw>\b(?:issues?|fix(?:e[sd])?|close[sd]?|resolve[sd]?)[ \t]+)?(?<![\w&#])#(?P<num>\d+)(?!\d)",
     re.IGNORECASE,
 )
+# An inline code span: a run of backticks, then text, then a run of the same length (CommonMark),
+# on one line (so a stray backtick never hides the references of the lines below it).
+_INLINE_CODE = re.compile(r"(?<!`)(`+)(?!`)([^\n]+?)(?<!`)\1(?!`)")
 _NOT_A_PR_URL = re.compile(r"github\.com/(?:pytorch/pytorch/issues/|(?!pytorch/pytorch(?:/|$))[^/\s]+/)", re.IGNORECASE)
 
 
@@ -128,14 +131,14 @@ class ParsedNotes:
 
 
 def find_prs(text: str) -> tuple[int, ...]:
-    """The PR numbers `text` cites outside fenced code, deduplicated, in order."""
+    """The PR numbers `text` cites outside fenced and inline code, deduplicated, in order."""
     prose, fence = [], None
     for line in text.split("\n"):
         fence, in_code = _fence_step(fence, line)
         if not in_code:
             prose.append(line)
     found: dict[int, None] = {}
-    for m in _REF.finditer("\n".join(prose)):
+    for m in _REF.finditer(_INLINE_CODE.sub(" ", "\n".join(prose))):
         if m["link"]:
             if not _NOT_A_PR_URL.search(m["url"]):
                 found[int(m["link"])] = None

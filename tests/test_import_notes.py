@@ -104,7 +104,7 @@ def test_highlights_and_table_of_contents_are_not_changes():
 #
 # What counts as a PR reference, re-stated independently of the importer:
 #   1. "#N" (a '#' not preceded by a letter, digit, '_', '&' or '#', then digits), anywhere outside
-#      fenced code, link texts "[#N](…)" included, is PR N, except
+#      fenced code and inline code (`…`, ``…``), link texts "[#N](…)" included, is PR N, except
 #      a. after an issue keyword: "issue(s) #N", and GitHub's closing keywords "fix/fixes/fixed,
 #         close/closes/closed, resolve/resolves/resolved #N" name an issue, not the change's PR;
 #      b. as the text of a link to a pytorch/pytorch issue or to another repository.
@@ -116,6 +116,18 @@ def test_highlights_and_table_of_contents_are_not_changes():
 ISSUE_WORDS = set("issue issues fix fixes fixed close closes closed resolve resolves resolved".split())
 
 
+def without_inline_code(line: str) -> str:
+    """The line with its code spans blanked: pairs of equal backtick runs, longest runs first
+    (``a `b` c`` holds single ticks); an unpaired run stays as it is."""
+    for ticks in ("```", "``", "`"):
+        pieces = re.split(rf"(?<!`){ticks}(?!`)", line)
+        kept = [p if k % 2 == 0 else " " for k, p in enumerate(pieces)]
+        if len(pieces) % 2 == 0:  # an odd number of runs: the last one opens nothing
+            kept[-1] = ticks + pieces[-1]
+        line = "".join(kept)
+    return line
+
+
 def pr_refs(markdown: str) -> list[int]:
     prose, in_code = [], False
     for line in markdown.split("\n"):
@@ -124,6 +136,7 @@ def pr_refs(markdown: str) -> list[int]:
         elif not in_code:
             prose.append(line)
     text = "\n".join(prose)
+    text = "\n".join(without_inline_code(line) for line in text.split("\n"))
 
     def link(m: re.Match) -> str:
         other = re.search(r"github\.com/(pytorch/pytorch/issues/|(?!pytorch/pytorch/)[^/]+/)", m[2])
@@ -658,3 +671,19 @@ def test_import_stores_the_record_and_not_the_explanation_or_code():
     changes = parse_notes(notes, "n.md").changes
     data = yaml.safe_load(render_changes_yaml("2.99", "https://example.org/x", changes, None))
     assert [c["text"] for c in data["changes"]] == ["- Removed `foo` (#11)"]
+
+
+@pytest.mark.parametrize(
+    ("line", "prs"),
+    [
+        ("- Misaligned Tensor data on argument `#0` is caught (#188283)", (188283,)),
+        ("- ``Misaligned Tensor data on argument #0`` is caught (#188283)", (188283,)),
+        ("- ``a `#1` b`` then (#2)", (2,)),
+        ("- a stray ` backtick, then (#3)", (3,)),
+        ("- unpaired `` then #5", (5,)),
+    ],
+)
+def test_a_hash_number_in_inline_code_is_no_pr(line, prs):
+    """2.14 quotes an error message holding ``argument #0``: code, not a PR reference."""
+    assert parse_notes(f"# Bug Fixes\n{line}\n", "x.md").changes[0].prs == prs
+    assert tuple(dict.fromkeys(pr_refs(line))) == prs
