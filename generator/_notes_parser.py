@@ -37,7 +37,7 @@ How a line under a section is read:
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from itertools import pairwise
 
 AREA_SEPARATOR = " › "
@@ -120,6 +120,10 @@ class ImportedChange:
     """The entry as written (Markdown): dedented, each line right-stripped, fences kept."""
     prs: tuple[int, ...]
     """Every pytorch/pytorch PR the text cites, in order of first appearance."""
+    issues: tuple[int, ...] = ()
+    """Every pytorch/pytorch issue the text links to (a tracked regression's report), in order."""
+    line: int = field(default=0, compare=False)
+    """The line of the notes the change starts on (1-based), for error messages; 0 when unknown."""
 
 
 @dataclass(frozen=True)
@@ -147,6 +151,19 @@ def find_prs(text: str) -> tuple[int, ...]:
         elif not m["kw"]:
             found[int(m["num"])] = None
     return tuple(found)
+
+
+_ISSUE = re.compile(r"https?://github\.com/pytorch/pytorch/issues/(\d+)(?!\d)", re.IGNORECASE)
+
+
+def find_issues(text: str) -> tuple[int, ...]:
+    """The pytorch/pytorch issue numbers `text` links to outside code, deduplicated, in order."""
+    prose, fence = [], None
+    for line in text.split("\n"):
+        fence, in_code = _fence_step(fence, line)
+        if not in_code:
+            prose.append(line)
+    return tuple(dict.fromkeys(int(n) for n in _ISSUE.findall(_INLINE_CODE.sub(" ", "\n".join(prose)))))
 
 
 def section_key(heading: str) -> str:
@@ -499,7 +516,11 @@ class _Builder:
         if text:
             parts = area.split(AREA_SEPARATOR) if area else []
             named = AREA_SEPARATOR.join(p for p in parts if not is_sentence(p))
-            self.changes.append(ImportedChange(self.section or OTHER, _fit(named), text, find_prs(text)))
+            self.changes.append(
+                ImportedChange(
+                    self.section or OTHER, _fit(named), text, find_prs(text), find_issues(text), lines[0] + 1
+                )
+            )
             self.summaries.append(tuple(p for p in parts if is_sentence(p)))
 
     def _text(self, lines: list[int]) -> str:
@@ -548,7 +569,7 @@ def _areas_from_wording(changes: list[ImportedChange], summaries: list[tuple[str
         if not change.area:
             first = change.text.split("\n", 1)[0]
             area = next(filter(None, (_area_in(line, names) for line in (first, *summary))), "")
-            change = ImportedChange(change.section, area, change.text, change.prs)
+            change = replace(change, area=area)
         out.append(change)
     return tuple(out)
 

@@ -687,3 +687,40 @@ def test_a_hash_number_in_inline_code_is_no_pr(line, prs):
     """2.14 quotes an error message holding ``argument #0``: code, not a PR reference."""
     assert parse_notes(f"# Bug Fixes\n{line}\n", "x.md").changes[0].prs == prs
     assert tuple(dict.fromkeys(pr_refs(line))) == prs
+
+
+def test_a_refused_change_is_named_by_its_line_in_the_notes_with_a_short_excerpt(tmp_path, capsys):
+    """A 400 kB bullet is refused at the notes' line, not at the YAML that was never written,
+    and the message quotes an excerpt of it rather than the whole bullet."""
+    notes_path = tmp_path / "notes.md"
+    notes_path.write_text("# Bug Fixes\n- fine (#1)\n\n- " + "x" * 400_000 + " (#2)\n", encoding="utf-8")
+    assert run(notes_path, tmp_path) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"{notes_path}:4: the change's text: 400,007 characters long, at most 20,000: '- xxx")
+    assert err.count("\n") == 1 and len(err) < 400
+    assert not (tmp_path / "content").exists()
+
+
+def test_tracked_regressions_keep_their_issue_and_hand_written_workaround(tmp_path):
+    notes = (
+        "# Tracked Regressions\n\n### Wheels print an error on import\n\n"
+        "Importing prints a warning ([#195670](https://github.com/pytorch/pytorch/issues/195670)).\n\n"
+        "# Bug Fixes\n- Fixed `argument #0` handling (#7)\n"
+    )
+    parsed = parse_notes(notes, "x.md").changes
+    assert [(c.section, c.prs, c.issues, c.line) for c in parsed] == [
+        ("tracked-regressions", (), (195670,), 3),
+        ("bug-fixes", (7,), (), 8),
+    ]
+    first = import_text(notes, "x.md")
+    edited = first.replace("    issues: [195670]\n", "    issues: [195670]\n    workaround: Ignore it.\n")
+    assert edited != first
+    again = render_changes_yaml("2.99", "https://example.org/n", parsed, edited, notes_file="x.md")
+    assert yaml.safe_load(again)["changes"][0] == {
+        "section": "tracked-regressions",
+        "area": "",
+        "text": "### Wheels print an error on import",
+        "prs": [],
+        "issues": [195670],
+        "workaround": "Ignore it.",
+    }
