@@ -5,7 +5,6 @@ from __future__ import annotations
 import difflib
 from dataclasses import dataclass
 
-
 MAX_MESSAGE = 300
 """A message quotes at most an excerpt of a value: past this many characters it is cut (a last
 guard; each message already shortens the values it quotes)."""
