@@ -55,11 +55,14 @@ WORDING: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...] = tuple(
             ("release engineering", "releng"),
         ),
         (r"\bmacos\b|\bmetal\b", ("mps",)),
-        (r"\bbuilds?\b", ("build", "release engineering", "releng")),
+        (r"\bbuilds?\b|\bc\+\+\d\d\b|\bheader guards?\b", ("build", "release engineering", "releng")),
+        (r"\boperator schemas?\b", ("composability",)),
+        (r"\bStorageImpl\b|\bc10::", ("c++ extensions", "c++", "cpp")),
+        (r"\bnamed tensors?\b", ("python",)),
         (r"\bcustom operators?\b|\bcustom ops?\b|torch\.library\b", ("composability",)),
         (r"stable::|\bshim\b|\blibtorch\b", ("c++ extensions", "c++", "cpp")),
         (r"\bdataloader\b|torch\.utils\.data\b", ("dataloader",)),
-        (r"\bc10d\b|\bfsdp2?\b|\bdtensor\b|torch\.distributed\b", ("distributed",)),
+        (r"\bc10d\b|\bnccl\b|\bfsdp2?\b|\bdtensor\b|torch\.distributed\b", ("distributed",)),
         (r"\blr_?scheduler\b|torch\.optim\b", ("optim", "optimizer")),
     )
 )
