@@ -378,6 +378,7 @@ class UpgradeGroup:
 
 
 UPGRADE_GROUPS = (
+    ("known-issues", "Known issues"),
     ("breaking", "Breaking changes"),
     ("defaults", "Default and behaviour changes"),
     ("removals", "Removals"),
@@ -436,6 +437,7 @@ class ReleaseView:
     people: tuple[str, ...]  # named contributors, sorted
     sections: tuple[ChangeSection, ...]  # the imported change list, by section and area
     upgrade: tuple[UpgradeGroup, ...]  # upgrading from the previous release, non-empty groups
+    known_issues: tuple[ChangeView, ...] = ()  # the notes' tracked regressions: what fails, and the way around
 
 
 @dataclass(frozen=True)

@@ -33,6 +33,7 @@ SYMBOLS = "symbols/"
 API = "api/v1/"
 FEED = "feed.xml"
 PR = "https://github.com/pytorch/pytorch/pull/{}"
+ISSUE = "https://github.com/pytorch/pytorch/issues/{}"
 
 
 # ---------------------------------------------------------------- pages
@@ -106,6 +107,11 @@ def pr(number: int) -> str:
     return PR.format(int(number))
 
 
+def issue(number: int) -> str:
+    """The pytorch/pytorch issue on GitHub (a tracked regression's report)."""
+    return ISSUE.format(int(number))
+
+
 # ---------------------------------------------------------------- anchors
 
 
@@ -153,6 +159,7 @@ CHANGES = "changes"  # the change list on a release page
 COMPATIBILITY_ANCHOR = "compatibility"
 UPGRADING = "upgrading"
 DEFAULTS = "defaults"  # the upgrade guide's list of every default and behaviour change
+KNOWN_ISSUES = "known-issues"  # a release page's tracked regressions, above its features
 
 
 def at(url: str, anchor: str = "") -> str:
