@@ -14,7 +14,7 @@ from tests.conftest import ROOT
 from tests.crawl import broken_links
 
 CONTENT = ROOT / "content"
-RELEASES = ["2.0", "2.1", "2.2", "2.3", "2.4", "2.5", "2.6", "2.7", "2.8", "2.9", "2.10", "2.11", "2.12"]
+RELEASES = ["2.0", "2.1", "2.2", "2.3", "2.4", "2.5", "2.6", "2.7", "2.8", "2.9", "2.10", "2.11", "2.12", "2.13", "2.14"]
 
 
 def test_real_site_builds_and_every_internal_link_resolves(real_site: Path):
@@ -60,6 +60,8 @@ def test_counts_of_the_issue_releases():
     assert (by_version["2.0"].commits, by_version["2.0"].contributor_count) == (4541, 428)
     assert (by_version["2.11"].commits, by_version["2.11"].contributor_count) == (2723, 432)
     assert (by_version["2.12"].commits, by_version["2.12"].contributor_count) == (2926, 457)
+    assert (by_version["2.13"].commits, by_version["2.13"].contributor_count) == (3328, 526)
+    assert (by_version["2.14"].commits, by_version["2.14"].contributor_count) == (2995, 487)
 
 
 def test_every_announced_feature_is_present():
@@ -203,7 +205,7 @@ def test_home_is_a_way_in(real_site: Path):
     )
     assert picker and picker[1] == "upgrade/"
     assert all(f'name="{name}"' in picker[2] for name in ("from", "to", "backend"))
-    assert '<option value="2.11" selected>' in picker[2] and '<option value="2.12" selected>' in picker[2]
+    assert '<option value="2.13" selected>' in picker[2] and '<option value="2.14" selected>' in picker[2]
     table = re.search(r'<table class="atlas-matrix atlas-glance".*?</table>', html, re.S)[0]
     cells = re.findall(r'<td class="atlas-cell ([^"]+)"[^>]*>(.*?)</td>', table)
     coloured = [(css, text) for css, text in cells if css != "empty"]
@@ -213,7 +215,8 @@ def test_home_is_a_way_in(real_site: Path):
     legend = re.search(r'<p class="atlas-legend">(.*?)</p>', html, re.S)[1]
     for abbr in set(re.findall(r">([PBSUDRN])</abbr>", table)):
         assert f">{abbr}</span>" in legend, abbr
-    assert 'id="deprecated"' in html and "removal due in 2.13" in html
+    # On the way out: 2.13's deprecation of the tensor collective names, and a removal that shipped late.
+    assert 'id="deprecated"' in html and "deprecated in 2.13" in html and "which shipped without it" in html
 
 
 def test_changes_naming_a_features_api_show_on_its_page():
