@@ -204,6 +204,8 @@ class Change:
     restore: str | None = None  # hand-written: what brings the old behaviour back
     removal: str | None = None  # hand-written: the release named for a deprecation's removal
     features: tuple[str, ...] = ()  # hand-written: feature ids it belongs to
+    issues: tuple[int, ...] = ()  # pytorch/pytorch issues the notes link (a tracked regression's report)
+    workaround: str | None = None  # hand-written, for tracked regressions: how to avoid the problem
 
 
 @dataclass(frozen=True)
