@@ -76,6 +76,8 @@ def test_counts_of_the_issue_releases():
     assert (by_version["2.0"].commits, by_version["2.0"].contributor_count) == (4541, 428)
     assert (by_version["2.11"].commits, by_version["2.11"].contributor_count) == (2723, 432)
     assert (by_version["2.12"].commits, by_version["2.12"].contributor_count) == (2926, 457)
+    assert (by_version["2.13"].commits, by_version["2.13"].contributor_count) == (3328, 526)
+    assert (by_version["2.14"].commits, by_version["2.14"].contributor_count) == (2995, 487)
 
 
 def test_every_announced_feature_is_present():
@@ -231,7 +233,8 @@ def test_home_is_a_way_in(real_site: Path):
     legend = re.search(r'<p class="atlas-legend">(.*?)</p>', html, re.S)[1]
     for abbr in set(re.findall(r">([PBSUDRN])</abbr>", table)):
         assert f">{abbr}</span>" in legend, abbr
-    assert 'id="deprecated"' in html and re.search(r"removal due in 2\.\d+", html)
+    # On the way out: 2.13's deprecation of the tensor collective names, and a removal that shipped late.
+    assert 'id="deprecated"' in html and "deprecated in 2.13" in html and "which shipped without it" in html
 
 
 def test_changes_naming_a_features_api_show_on_its_page():
