@@ -204,6 +204,8 @@ class Change:
     restore: str | None = None  # hand-written: what brings the old behaviour back
     removal: str | None = None  # hand-written: the release named for a deprecation's removal
     features: tuple[str, ...] = ()  # hand-written: feature ids it belongs to
+    anchors: tuple[str, ...] = ()  # hand-written: its former anchors (record lines before an edit,
+    # changes merged into it), kept on it as alias ids so published links still land on it
 
 
 @dataclass(frozen=True)
@@ -239,6 +241,19 @@ class Content:
     backends: tuple[Backend, ...]
     areas: tuple[Area, ...]
     catalogue: tuple[CatalogueFeature, ...]  # in file order: families first, then members
+    retired: tuple[RetiredSymbol, ...] = ()  # symbols.yaml: names the symbol pages no longer list
+
+
+@dataclass(frozen=True)
+class RetiredSymbol:
+    """A name a /symbols/ page once listed (content/symbols.yaml): its anchor stays on that page,
+    saying where the name went and linking on."""
+
+    name: str  # e.g. "torch.arang"
+    page: str  # the module page it was on, e.g. "torch" (/symbols/torch/#torch.arang)
+    successor: str | None  # a listed name it went to, e.g. "torch.arange"
+    reason: str | None  # in our words, shown to the reader
+    at: tuple[str, int, int] = field(default=("", 0, 0), compare=False)  # path, line, col of the entry
 
 
 # ---------------------------------------------------------------- computed by enrich
@@ -363,6 +378,17 @@ class SymbolModule:
 
     name: str  # e.g. "torch.export"; the page is /symbols/<name>/
     symbols: tuple[Symbol, ...]  # the module's own entry first, then by name
+    retired: tuple[Retired, ...] = ()  # names it no longer lists, by name
+
+
+@dataclass(frozen=True)
+class Retired:
+    """A retired name (model.RetiredSymbol) as its former page shows it."""
+
+    name: str
+    successor: str | None  # the listed name it went to
+    successor_page: str | None  # that name's module page
+    reason: str | None
 
 
 @dataclass(frozen=True)
