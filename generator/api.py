@@ -28,6 +28,7 @@ def _entry(entry: Entry, base: str) -> dict:
         "area": entry.area,
         "summary": entry.summary,
         "prs": list(entry.prs),
+        "pr_urls": [urls.pr(pr) for pr in entry.prs],
         "contributors": list(entry.contributors),
         "source": entry.source,
         "removal": entry.removal,
@@ -109,6 +110,10 @@ def _release(site: Site, release: Release, base: str) -> bytes:
                 "removal": v.change.removal,
                 "group": v.group,
                 "symbols": list(v.symbols),
+                "pr_urls": [urls.pr(pr) for pr in v.change.prs],
+                "issues": list(v.change.issues),
+                "issue_urls": [urls.issue(n) for n in v.change.issues],
+                "workaround": v.change.workaround,
             }
             for s in site.release_views[release.version].sections
             for area in s.areas

@@ -159,6 +159,7 @@ def _release_view(release: Release, content: Content, changes: tuple[ChangeView,
         people=tuple(sorted({n for e in entries for n in e.contributors}, key=str.casefold)),
         sections=_sections(changes),
         upgrade=_upgrade(release, changes),
+        known_issues=tuple(v for v in changes if v.group == "known-issues"),
     )
 
 
@@ -562,6 +563,8 @@ def _named_in(version: str, entries: tuple[Entry, ...], views: tuple[ChangeView,
 
 def upgrade_group(change: Change) -> str:
     """Where a change goes in an upgrade guide (UPGRADE_GROUPS), "" when an upgrade need not act."""
+    if change.section == "tracked-regressions":
+        return "known-issues"
     if change.section == "deprecations":
         return "deprecations"
     if change.section != "bc-breaking" and change.kind is None:

@@ -345,6 +345,8 @@ def _change(doc: Document, i: int, raw: dict, ids: dict, problems: list[Problem]
         restore=raw.get("restore"),
         removal=raw.get("removal"),
         features=tuple(raw.get("features", ())),
+        issues=tuple(raw.get("issues", ())),
+        workaround=raw.get("workaround"),
         anchors=tuple(raw.get("anchors", ())),
     )
 

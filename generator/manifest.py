@@ -83,8 +83,9 @@ def covered(site: Site) -> set[str]:
     return out
 
 
-def how_to_keep(url: str) -> str:
-    """One line for a published URL that would disappear: what it is and how an edit keeps it."""
+def how_to_keep(url: str, listed: dict[str, str] | None = None) -> str:
+    """One line for a published URL that would disappear: what it is and how an edit keeps it.
+    `listed` (symbol name -> its module page now) tells a symbol that moved page from one gone."""
     kind, page, anchor = urls.promise(url)
     if kind == "page":
         return f"published URL /{url} would disappear: keep it, or give the feature an alias so it redirects"
@@ -99,6 +100,11 @@ def how_to_keep(url: str) -> str:
         return f"{head}: keep a change citing that PR in content/changes/{urls.version_of(page)}.yaml"
     if kind == "symbol":
         module = urls.module_of(page)
+        if listed and anchor in listed:
+            return (
+                f"{head}: it is on /{urls.symbol_page(listed[anchor])} now; keep the old anchor in "
+                f"content/symbols.yaml: `- {{name: {anchor}, page: {module}, successor: {anchor}}}`"
+            )
         return (
             f"{head}: retire it in content/symbols.yaml: `- {{name: {anchor}, page: {module}, "
             f"successor: <a listed name>}}` (or `reason:` where nothing replaces it)"
@@ -121,12 +127,13 @@ def guard(site: Site, manifest: Path) -> bool:
     now = published(site)
     gone = sorted(old - now - covered(site))
     if gone:
+        listed = {s.name: m.name for m in site.symbol_pages.values() for s in m.symbols}
         if len(gone) <= MAX_LINES:
-            raise ContentError([Problem(str(manifest), line_of[url], 1, how_to_keep(url)) for url in gone])
+            raise ContentError([Problem(str(manifest), line_of[url], 1, how_to_keep(url, listed)) for url in gone])
         kinds = Counter(urls.promise(url)[0] for url in gone)
         counts = ", ".join(f"{n:,} {KIND_NAMES[kind]}" for kind, n in sorted(kinds.items()))
         first = gone[0]
-        message = f"{len(gone):,} published URLs would disappear ({counts}); the first: {how_to_keep(first)}"
+        message = f"{len(gone):,} published URLs would disappear ({counts}); the first: {how_to_keep(first, listed)}"
         raise ContentError([Problem(str(manifest), line_of[first], 1, message)])
     text = HEADER + "".join(f"{u}\n" for u in sorted(old | now))
     return write_atomic(manifest, text.encode("utf-8"))  # a killed build never leaves it half-written

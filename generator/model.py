@@ -204,6 +204,8 @@ class Change:
     restore: str | None = None  # hand-written: what brings the old behaviour back
     removal: str | None = None  # hand-written: the release named for a deprecation's removal
     features: tuple[str, ...] = ()  # hand-written: feature ids it belongs to
+    issues: tuple[int, ...] = ()  # pytorch/pytorch issues the notes link (a tracked regression's report)
+    workaround: str | None = None  # hand-written, for tracked regressions: how to avoid the problem
     anchors: tuple[str, ...] = ()  # hand-written: its former anchors (record lines before an edit,
     # changes merged into it), kept on it as alias ids so published links still land on it
 
@@ -402,6 +404,7 @@ class UpgradeGroup:
 
 
 UPGRADE_GROUPS = (
+    ("known-issues", "Known issues"),
     ("breaking", "Breaking changes"),
     ("defaults", "Default and behaviour changes"),
     ("removals", "Removals"),
@@ -460,6 +463,7 @@ class ReleaseView:
     people: tuple[str, ...]  # named contributors, sorted
     sections: tuple[ChangeSection, ...]  # the imported change list, by section and area
     upgrade: tuple[UpgradeGroup, ...]  # upgrading from the previous release, non-empty groups
+    known_issues: tuple[ChangeView, ...] = ()  # the notes' tracked regressions: what fails, and the way around
 
 
 @dataclass(frozen=True)

@@ -79,7 +79,7 @@ def _explain(doc: Document, error: jsonschema.ValidationError) -> list[Problem]:
         return [
             doc.problem(
                 pointer,
-                f"{instance!r} is not one of {', '.join(map(str, schema['enum']))}{did_you_mean(instance, schema['enum'])}",
+                f"{_short(instance)} is not one of {', '.join(map(str, schema['enum']))}{did_you_mean(instance, schema['enum'])}",
             )
         ]
     if error.validator == "pattern":
@@ -99,7 +99,13 @@ def _explain(doc: Document, error: jsonschema.ValidationError) -> list[Problem]:
         return [doc.problem(pointer, f"must be a positive integer, not {instance}")]
     if error.validator == "type":
         return [doc.problem(pointer, f"{_short(instance)} is not of type {schema['type']}")]
-    return [doc.problem(pointer, error.message)]
+    if error.validator == "maxLength":
+        limit = schema["maxLength"]
+        return [doc.problem(pointer, f"{len(instance):,} characters long, at most {limit:,}: {_short(instance)}")]
+    if error.validator == "minLength":
+        return [doc.problem(pointer, "must not be empty")]
+    # Any other complaint: jsonschema quotes the whole value, which may be megabytes long.
+    return [doc.problem(pointer, error.message.replace(repr(instance), _short(instance)))]
 
 
 def _float_text(value: float) -> str:

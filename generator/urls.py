@@ -36,6 +36,7 @@ SYMBOLS = "symbols/"
 API = "api/v1/"
 FEED = "feed.xml"
 PR = "https://github.com/pytorch/pytorch/pull/{}"
+ISSUE = "https://github.com/pytorch/pytorch/issues/{}"
 
 
 # ---------------------------------------------------------------- pages
@@ -107,6 +108,11 @@ def api_schema() -> str:
 def pr(number: int) -> str:
     """The PR on GitHub."""
     return PR.format(int(number))
+
+
+def issue(number: int) -> str:
+    """The pytorch/pytorch issue on GitHub (a tracked regression's report)."""
+    return ISSUE.format(int(number))
 
 
 # ---------------------------------------------------------------- anchors
@@ -186,6 +192,7 @@ CHANGES = "changes"  # the change list on a release page
 COMPATIBILITY_ANCHOR = "compatibility"
 UPGRADING = "upgrading"
 DEFAULTS = "defaults"  # the upgrade guide's list of every default and behaviour change
+KNOWN_ISSUES = "known-issues"  # a release page's tracked regressions, above its features
 
 
 def at(url: str, anchor: str = "") -> str:
