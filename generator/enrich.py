@@ -16,6 +16,7 @@ from collections import defaultdict
 from dataclasses import replace
 
 from . import symbols, urls
+from .errors import ContentError, Problem, did_you_mean
 from .model import (
     SECTIONS,
     UPGRADE_GROUPS,
@@ -41,6 +42,8 @@ from .model import (
     MatrixRow,
     Release,
     ReleaseView,
+    Retired,
+    RetiredSymbol,
     Site,
     StoryCell,
     StoryRow,
@@ -125,7 +128,7 @@ def enrich(content: Content) -> Site:
         defaults=tuple((r, v) for r in reversed(releases) for v in change_views[r.version] if v.group == "defaults"),
         release_views={r.version: _release_view(r, content, change_views[r.version]) for r in releases},
         entries_by_tier={t.id: tuple(e for e in all_entries if e.tier == t.id) for t in content.tiers},
-        symbol_pages=_symbol_pages(releases, change_views),
+        symbol_pages=_symbol_pages(releases, change_views, content.retired),
         source_date_epoch=calendar.timegm(max(r.date for r in releases).timetuple()),
     )
 
@@ -439,13 +442,6 @@ def _first_index(row: MatrixRow) -> int:
     return next(i for i, c in enumerate(row.cells) if c.entry is not None)
 
 
-def change_anchor(change: Change) -> str:
-    """`c-` and a hash of the change's record line (its first line): the same line keeps the
-    same anchor across rebuilds and re-imports, wherever the change moves in the list."""
-    record = " ".join(change.text.strip().split("\n", 1)[0].split())
-    return "c-" + hashlib.sha1(record.encode("utf-8")).hexdigest()[:8]
-
-
 def _feature_changes(releases, change_views) -> dict[str, tuple]:
     out: dict[str, list] = defaultdict(list)
     for release in reversed(releases):
@@ -476,16 +472,15 @@ def _views_of(changes: tuple[Change, ...], backends: tuple[Backend, ...], cited:
     """Each change with its own anchor, the PR anchors it owns (first citation wins) and its backends.
     Memoised by value: live preview recomputes only the change lists an edit touched."""
     anchored: set[int] = set()
-    taken: set[str] = set()
     views = []
     by_pr = dict(cited)
-    for change in changes:
+    for change, anchor in zip(changes, urls.change_anchors(c.text for c in changes), strict=True):
         own = tuple(pr for pr in dict.fromkeys(change.prs) if pr not in anchored)
         anchored.update(own)
         views.append(
             ChangeView(
                 change,
-                _unique(change_anchor(change), taken),
+                anchor,
                 own,
                 change_backends(change, backends),
                 symbols=symbols.of_text(change.text, change.note, change.restore),
@@ -498,8 +493,14 @@ def _views_of(changes: tuple[Change, ...], backends: tuple[Backend, ...], cited:
     return tuple(views)
 
 
-def _symbol_pages(releases: tuple[Release, ...], change_views: dict) -> dict[str, SymbolModule]:
-    """The /symbols/ pages: every `torch.*` name, on its module's page, with what names it."""
+def _symbol_pages(
+    releases: tuple[Release, ...], change_views: dict, retired: tuple[RetiredSymbol, ...] = ()
+) -> dict[str, SymbolModule]:
+    """The /symbols/ pages: every `torch.*` name, on its module's page, with what names it; and
+    the names a page no longer lists (content/symbols.yaml), kept on it.
+
+    Raises ContentError for a retired name its page still lists, or whose successor no page lists.
+    """
     uses: dict[str, list[SymbolUse]] = defaultdict(list)
     for release in reversed(releases):
         for name, use in _named_in(release.version, release.entries, change_views[release.version]):
@@ -509,10 +510,38 @@ def _symbol_pages(releases: tuple[Release, ...], change_views: dict) -> dict[str
     for name in sorted(uses):
         page = symbols.page_of(name, module_paths)
         by_page[page].append(Symbol(name, name[len(page) + 1 :], tuple(uses[name])))
+    kept = _retired(retired, {name: symbols.page_of(name, module_paths) for name in uses})
     return {
-        page: SymbolModule(page, tuple(sorted(found, key=lambda s: (s.short != "", s.name.casefold(), s.name))))
-        for page, found in sorted(by_page.items())
+        page: SymbolModule(
+            page,
+            tuple(sorted(by_page.get(page, ()), key=lambda s: (s.short != "", s.name.casefold(), s.name))),
+            tuple(sorted(kept.get(page, ()), key=lambda r: (r.name.casefold(), r.name))),
+        )
+        for page in sorted(by_page.keys() | kept.keys())
     }
+
+
+def _retired(retired: tuple[RetiredSymbol, ...], page_of: dict[str, str]) -> dict[str, list[Retired]]:
+    """Retired names by the page that keeps their anchors, each with its successor's page."""
+    out: dict[str, list[Retired]] = defaultdict(list)
+    problems, seen = [], {}
+    for r in retired:
+        where = r.at
+        if page_of.get(r.name) == r.page:
+            message = f"{r.name} is listed on /{urls.symbol_page(r.page)} now: it is not retired; remove this entry"
+            problems.append(Problem(*where, message))
+        elif (r.name, r.page) in seen:
+            problems.append(Problem(*where, f"{r.name} on {r.page} is already retired at line {seen[r.name, r.page]}"))
+        elif r.successor is not None and r.successor not in page_of:
+            hint = did_you_mean(r.successor, page_of)
+            problems.append(Problem(*where, f"successor {r.successor} is not a name the symbol pages list{hint}"))
+        else:
+            seen[r.name, r.page] = where[1]
+            successor_page = page_of[r.successor] if r.successor is not None else None
+            out[r.page].append(Retired(r.name, r.successor, successor_page, r.reason))
+    if problems:
+        raise ContentError(problems)
+    return out
 
 
 @functools.lru_cache(maxsize=1024)
@@ -580,22 +609,12 @@ def _sections(views: tuple[ChangeView, ...]) -> tuple[ChangeSection, ...]:
                 section.id,
                 len(in_section),
                 tuple(
-                    ChangeArea(a, _unique(f"{section.id}-{slugify(a) if a else 'general'}", anchors), tuple(vs))
+                    ChangeArea(a, urls.unique(f"{section.id}-{slugify(a) if a else 'general'}", anchors), tuple(vs))
                     for a, vs in areas.items()
                 ),
             )
         )
     return tuple(grouped)
-
-
-def _unique(anchor: str, taken: set[str]) -> str:
-    """anchor, or anchor-2, anchor-3 … so that no two areas share one."""
-    out, n = anchor, 1
-    while out in taken:
-        n += 1
-        out = f"{anchor}-{n}"
-    taken.add(out)
-    return out
 
 
 def _contributors(releases: tuple[Release, ...]) -> tuple[Contributor, ...]:

@@ -5,6 +5,7 @@ Layout of a content folder:
     features/<family>.yaml                  the feature catalogue: each feature defined once, in a tree
     releases/<X.Y>.yaml                     one file per release
     changes/<X.Y>.yaml                      imported release-note change lists (optional)
+    symbols.yaml                            names the /symbols/ pages no longer list (optional)
 
 `load()` collects every problem across all files and raises one ContentError at the end.
 """
@@ -14,7 +15,7 @@ from __future__ import annotations
 import datetime as dt
 from pathlib import Path
 
-from . import schema
+from . import schema, urls
 from .errors import ContentError, Problem, UsageError, did_you_mean
 from .model import (
     Area,
@@ -27,6 +28,7 @@ from .model import (
     Entry,
     Patch,
     Release,
+    RetiredSymbol,
     Tier,
     Vocabulary,
     version_key,
@@ -79,6 +81,8 @@ def load(content_dir: Path) -> Content:
     feature_docs = [parse(p, "features") for p in feature_paths]
     release_docs = [parse(p, "release") for p in sorted((content_dir / "releases").glob("*.y*ml"))]
     change_docs = [parse(p, "changes") for p in sorted((content_dir / "changes").glob("*.y*ml"))]
+    symbols_path = content_dir / "symbols.yaml"
+    symbols_doc = parse(symbols_path, "symbols") if symbols_path.exists() else None
     if None in registry_docs.values() or len(registry_docs) < len(REGISTRIES) or None in feature_docs:
         raise ContentError(problems)  # cross-file checks need every registry and the whole catalogue
 
@@ -111,6 +115,9 @@ def load(content_dir: Path) -> Content:
     if None not in release_docs:  # a release that did not parse would make its features look unused
         _check_catalogue_used(catalogue, releases, feature_docs, problems)
     _check_change_features(ids["feature"], change_doc_by_release, problems)
+    for release, _ in releases:
+        if release.version in change_doc_by_release:
+            check_change_anchors(change_doc_by_release[release.version], release.entries, problems)
     known = {r.version for r, _ in releases}
     for version, doc in change_doc_by_release.items():
         if version not in known and not (content_dir / "releases" / f"{version}.yaml").exists():
@@ -119,7 +126,8 @@ def load(content_dir: Path) -> Content:
             )
     if problems:
         raise ContentError(problems)
-    return Content(tuple(r for r, _ in releases), tiers, vocabularies, backends, areas, catalogue)
+    retired = _retired(symbols_doc) if symbols_doc is not None else ()
+    return Content(tuple(r for r, _ in releases), tiers, vocabularies, backends, areas, catalogue, retired)
 
 
 def _display(path: Path) -> str:
@@ -339,6 +347,48 @@ def _change(doc: Document, i: int, raw: dict, ids: dict, problems: list[Problem]
         features=tuple(raw.get("features", ())),
         issues=tuple(raw.get("issues", ())),
         workaround=raw.get("workaround"),
+        anchors=tuple(raw.get("anchors", ())),
+    )
+
+
+def check_change_anchors(doc: Document, entries: tuple[Entry, ...], problems: list[Problem]) -> None:
+    """A change's former anchors (`anchors:`) stay on its release page as alias ids: each may be
+    claimed once, and never be an anchor the page gives to a change or entry now (a link to it
+    would land on two elements, or on the wrong one)."""
+    changes = doc.data["changes"]
+    live = {
+        anchor: f"the change at line {doc.at(('changes', i))[0]}"
+        for i, anchor in enumerate(urls.change_anchors(c["text"] for c in changes))
+    }
+    for entry in entries:
+        for anchor in (entry.id, *entry.aliases):
+            live.setdefault(urls.entry_anchor(anchor), f"the feature entry '{entry.id}'")
+    claimed: dict[str, int] = {}
+    for i, raw in enumerate(changes):
+        for j, anchor in enumerate(raw.get("anchors", ())):
+            at = ("changes", i, "anchors", j)
+            if anchor in live:
+                problems.append(doc.problem(at, f"'{anchor}' is the anchor of {live[anchor]} now: remove it here"))
+            elif anchor in claimed:
+                problems.append(
+                    doc.problem(at, f"'{anchor}' is already kept by the change at line {claimed[anchor]}: keep it once")
+                )
+            else:
+                claimed[anchor] = doc.at(("changes", i))[0]
+
+
+def _retired(doc: Document) -> tuple[RetiredSymbol, ...]:
+    """symbols.yaml's retired names; that each is no longer listed and its successor is, the
+    enrich stage checks (it decides which names the pages list)."""
+    return tuple(
+        RetiredSymbol(
+            name=raw["name"],
+            page=raw["page"],
+            successor=raw.get("successor"),
+            reason=raw.get("reason"),
+            at=(doc.path, *doc.at(("retired", i))),
+        )
+        for i, raw in enumerate(doc.data["retired"])
     )
 
 

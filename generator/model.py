@@ -206,6 +206,8 @@ class Change:
     features: tuple[str, ...] = ()  # hand-written: feature ids it belongs to
     issues: tuple[int, ...] = ()  # pytorch/pytorch issues the notes link (a tracked regression's report)
     workaround: str | None = None  # hand-written, for tracked regressions: how to avoid the problem
+    anchors: tuple[str, ...] = ()  # hand-written: its former anchors (record lines before an edit,
+    # changes merged into it), kept on it as alias ids so published links still land on it
 
 
 @dataclass(frozen=True)
@@ -241,6 +243,19 @@ class Content:
     backends: tuple[Backend, ...]
     areas: tuple[Area, ...]
     catalogue: tuple[CatalogueFeature, ...]  # in file order: families first, then members
+    retired: tuple[RetiredSymbol, ...] = ()  # symbols.yaml: names the symbol pages no longer list
+
+
+@dataclass(frozen=True)
+class RetiredSymbol:
+    """A name a /symbols/ page once listed (content/symbols.yaml): its anchor stays on that page,
+    saying where the name went and linking on."""
+
+    name: str  # e.g. "torch.arang"
+    page: str  # the module page it was on, e.g. "torch" (/symbols/torch/#torch.arang)
+    successor: str | None  # a listed name it went to, e.g. "torch.arange"
+    reason: str | None  # in our words, shown to the reader
+    at: tuple[str, int, int] = field(default=("", 0, 0), compare=False)  # path, line, col of the entry
 
 
 # ---------------------------------------------------------------- computed by enrich
@@ -365,6 +380,17 @@ class SymbolModule:
 
     name: str  # e.g. "torch.export"; the page is /symbols/<name>/
     symbols: tuple[Symbol, ...]  # the module's own entry first, then by name
+    retired: tuple[Retired, ...] = ()  # names it no longer lists, by name
+
+
+@dataclass(frozen=True)
+class Retired:
+    """A retired name (model.RetiredSymbol) as its former page shows it."""
+
+    name: str
+    successor: str | None  # the listed name it went to
+    successor_page: str | None  # that name's module page
+    reason: str | None
 
 
 @dataclass(frozen=True)

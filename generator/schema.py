@@ -13,7 +13,7 @@ from .model import SECTIONS
 from .yamlsrc import Document
 
 SCHEMA_DIR = Path(__file__).parent / "schemas"
-KINDS = ("release", "changes", "tiers", "backends", "areas", "features")
+KINDS = ("release", "changes", "tiers", "backends", "areas", "features", "symbols")
 
 
 @cache
@@ -61,6 +61,9 @@ def _explain(doc: Document, error: jsonschema.ValidationError) -> list[Problem]:
             for key in instance
             if key not in allowed
         ]
+    if error.validator == "anyOf" and all(set(alt) == {"required"} for alt in error.validator_value):
+        either = " or ".join(f"'{key}'" for alt in error.validator_value for key in alt["required"])
+        return [doc.problem(pointer, f"needs {either}")]
     if error.validator == "required":
         missing = error.message.split("'")[1] if "'" in error.message else error.message
         return [doc.problem(pointer, f"missing required field '{missing}'")]
