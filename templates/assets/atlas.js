@@ -140,6 +140,8 @@
           li.append(el("span", { class: "atlas-tag" }, it.release), " ");
           if (it.area) li.append(el("span", { class: "atlas-area-name" }, it.area + ": "));
           li.append(el("a", { href: it.href }, it.text));
+          if (key === "known-issues" && it.backends.length) li.append(el("span", { class: "atlas-area-name" },
+            " · for " + it.backends.map(function (b) { return backendName(q.form, b); }).join(", ")));
           list.append(li);
         }
         section.append(list);
@@ -153,6 +155,10 @@
   /* The steps and kinds are the build's (generator.model UPGRADE_GROUPS and CHANGE_KINDS),
      written on the form as data-steps and data-kinds. */
   function formTable(form, key) { return JSON.parse(form.dataset[key] || "[]"); }
+  function backendName(form, id) {
+    const option = Array.from(form.elements.backend.options).find(function (o) { return o.value === id; });
+    return option ? option.textContent : id;
+  }
 
   /* What pasted code uses: dotted names with their prefixes and parts, env vars, --flags
      (generator/symbols.py `tokens` is the reference). */
@@ -187,12 +193,14 @@
         const page = q.site + "releases/" + rel.version + "/";
         for (const c of rel.change_list) {
           if (!c.group) continue;
-          if (q.backend && c.backends.length && !c.backends.includes(q.backend)) continue;
+          // Known issues show whatever the backend: a release's few known problems are worth a glance.
+          if (q.backend && c.group !== "known-issues" && c.backends.length && !c.backends.includes(q.backend)) continue;
           if (tokens && !usesAny(c.symbols, tokens)) { dropped++; continue; }
           steps[c.group].push({ release: rel.version, href: page + "#" + c.anchor, text: plain(c.text).concat(
             c.text.split("\n").length > 1 ? " " + plain(c.text.split("\n").slice(1).join(" ")) : ""),
             area: c.area, kind: c.kind, note: c.note, restore: c.restore, removal: c.removal,
-            workaround: c.workaround, prs: c.prs, prUrls: c.pr_urls, issues: c.issues, issueUrls: c.issue_urls });
+            workaround: c.workaround, prs: c.prs, prUrls: c.pr_urls, issues: c.issues, issueUrls: c.issue_urls,
+            backends: c.backends });
         }
         if (tokens) continue;  // new features name no code of yours
         for (const e of rel.entries) {
@@ -225,6 +233,8 @@
           if (it.area && it.area !== area) li.append(el("span", { class: "atlas-area-name" }, it.area + ": "));
           area = it.area;
           li.append(el("a", { href: it.href }, it.text));
+          if (key === "known-issues" && it.backends.length) li.append(el("span", { class: "atlas-area-name" },
+            " · for " + it.backends.map(function (b) { return backendName(q.form, b); }).join(", ")));
           if (it.note) { li.append(el("br")); li.append(el("strong", {}, key === "known-issues" ? "What fails: " : "What to do: ")); li.append(it.note.replace(/`/g, "")); }
           if (it.workaround) { li.append(" "); li.append(el("strong", {}, "Workaround: ")); li.append(it.workaround.replace(/`/g, "")); }
           (it.issues || []).forEach(function (n, k) { li.append(" "); li.append(el("a", { href: it.issueUrls[k] }, "issue #" + n)); });
