@@ -60,6 +60,7 @@ CHANGE_LABELS = {
     "demoted": "Demoted",
     "deprecated": "Deprecated",
     "removed": "Removed",
+    "part-removed": "Partly removed",
 }
 
 

@@ -175,7 +175,7 @@ class Entry:
     release: str  # version of the release that announces it
     title: str  # the feature's name or headline as this release announces it
     tier: str | None  # tier id, None when the source states none
-    change: str  # new | promoted | improved | demoted | deprecated | removed
+    change: str  # new | promoted | improved | demoted | deprecated | removed | part-removed
     backends: tuple[str, ...]
     area: str  # from the catalogue
     summary: str

@@ -157,7 +157,14 @@ def test_every_entry_names_a_catalogue_feature_whose_area_it_takes():
 
 def test_former_ids_still_resolve(real_site: Path):
     """Renamed and split features keep their old page (a redirect) and their old anchors."""
-    for old, new in {"fx-graph-cache": "mega-cache", "flash-attention-4": "flex-attention"}.items():
+    for old, new in {
+        "fx-graph-cache": "inductor-fx-graph-cache",
+        "flash-attention-4": "flex-attention",
+        "max-autotune": "max-autotune-cpu",
+        "cuda-graphs": "cuda-graph-annotations",
+        "python-3.11-support": "python-3.11-wheels",
+        "python-3.12-support": "torch-compile-python-3.12",
+    }.items():
         assert f"../{new}/" in (real_site / "features" / old / "index.html").read_text()
     for version, anchor in {
         "2.11": "flash-attention-4",
