@@ -17,6 +17,7 @@ from dataclasses import replace
 
 from . import symbols, urls
 from .model import (
+    QUIET_KINDS,
     SECTIONS,
     UPGRADE_GROUPS,
     Backend,
@@ -536,7 +537,7 @@ def upgrade_group(change: Change) -> str:
     """Where a change goes in an upgrade guide (UPGRADE_GROUPS), "" when an upgrade need not act."""
     if change.section == "deprecations":
         return "deprecations"
-    if change.section != "bc-breaking" and change.kind is None:
+    if change.section != "bc-breaking" and (change.kind is None or change.kind in QUIET_KINDS):
         return ""
     if change.kind in ("default-change", "behaviour-change", "numerics"):
         return "defaults"

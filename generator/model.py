@@ -49,8 +49,15 @@ CHANGE_KINDS = {
     "default-change": "Default change",
     "build-packaging": "Build and packaging",
     "numerics": "Numerics may differ",
+    "no-action": "No action needed",
 }
-"""What an upgrade meets, for breaking changes and deprecations (the changes schema's `kind`)."""
+"""What an upgrade meets (the changes schema's `kind`; the one table its enum, the pages' labels and
+the upgrade guide's labels in atlas.js follow). `no-action` marks a noted change outside the breaking
+and deprecation sections that asks nothing of a reader: release pages show it, the guide leaves it out."""
+QUIET_KINDS = frozenset({"no-action"})
+"""Kinds that keep a change out of the upgrade guide, and so out of the sections that ask for action."""
+ACTION_SECTIONS = frozenset({"bc-breaking", "deprecations"})
+"""Sections whose every change asks something of a reader: a quiet kind there is refused."""
 
 
 def version_key(version: str) -> tuple[int, ...]:

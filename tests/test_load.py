@@ -284,3 +284,24 @@ def test_area_in_a_release_entry_points_to_the_catalogue(content_copy):
     [line] = problems(content_copy)
     assert line.startswith("releases/2.8.yaml:24:5: features[1].area: ")
     assert "features/*.yaml" in line
+
+
+def test_the_kind_enum_and_the_guides_labels_are_the_kinds_table():
+    """`kind` is spelled once (model.CHANGE_KINDS): the schema file editors read and the upgrade
+    guide's labels in atlas.js must name the same kinds with the same labels."""
+    import json
+    import re
+
+    from generator.model import CHANGE_KINDS
+    from generator.schema import SCHEMA_DIR, validator
+    from tests.conftest import ROOT
+
+    on_disk = json.loads((SCHEMA_DIR / "changes.schema.json").read_text(encoding="utf-8"))
+    kind = on_disk["properties"]["changes"]["items"]["properties"]["kind"]
+    assert kind["enum"] == list(CHANGE_KINDS)
+    assert validator("changes").schema["properties"]["changes"]["items"]["properties"]["kind"]["enum"] == kind["enum"]
+    js = (ROOT / "templates" / "assets" / "atlas.js").read_text(encoding="utf-8")
+    block = re.search(r"const KINDS = \{(.*?)\};", js, re.S).group(1)
+    assert dict(re.findall(r'"([a-z-]+)": "([^"]+)"', block)) == CHANGE_KINDS
+    api = json.loads((SCHEMA_DIR / "api.schema.json").read_text(encoding="utf-8"))
+    assert f'"{next(reversed(CHANGE_KINDS))}"' in json.dumps(api)  # the API schema lists the newest kind too

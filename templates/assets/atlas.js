@@ -159,7 +159,7 @@
   ];
   const KINDS = {
     "api-removed": "API removed", "behaviour-change": "Behaviour change", "default-change": "Default change",
-    "build-packaging": "Build and packaging", "numerics": "Numerics may differ",
+    "build-packaging": "Build and packaging", "numerics": "Numerics may differ", "no-action": "No action needed",
   };
 
   /* What pasted code uses: dotted names with their prefixes and parts, env vars, --flags
