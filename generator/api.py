@@ -10,7 +10,7 @@ import json
 from pathlib import Path
 
 from . import urls
-from .model import ALL, Entry, Release, Site, parts
+from .model import ALL, ChangeView, Entry, Release, Site, parts
 
 
 def _dump(data) -> bytes:
@@ -109,6 +109,7 @@ def _release(site: Site, release: Release, base: str) -> bytes:
                 "removal": v.change.removal,
                 "group": v.group,
                 "symbols": list(v.symbols),
+                "features": [{"id": fid, "source": _feature_source(v, fid)} for fid in v.features],
             }
             for s in site.release_views[release.version].sections
             for area in s.areas
@@ -116,6 +117,14 @@ def _release(site: Site, release: Release, base: str) -> bytes:
         ],
     }
     return _dump(data)
+
+
+def _feature_source(view: ChangeView, fid: str) -> str:
+    """How a change came to be a feature's: "tag" (hand-written), "area" (its area's default),
+    or "entry" (a release entry of the feature cites one of its PRs)."""
+    if fid in view.change.features:
+        return "tag"
+    return "area" if fid in view.derived else "entry"
 
 
 def _features(site: Site, base: str) -> bytes:

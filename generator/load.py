@@ -29,6 +29,7 @@ from .model import (
     Release,
     Tier,
     Vocabulary,
+    area_key,
     version_key,
 )
 from .yamlsrc import Document, read
@@ -409,6 +410,7 @@ def _catalogue(docs: list[Document], ids: dict, problems: list[Problem]) -> tupl
     that are nobody's id and one feature's only."""
     items: list[CatalogueFeature] = []
     where: dict[str, tuple[Document, tuple]] = {}
+    heading_owner: dict[tuple[str, ...], str] = {}
     for doc in docs:
         for i, raw in enumerate(doc.data["features"]):
             at = ("features", i)
@@ -435,8 +437,20 @@ def _catalogue(docs: list[Document], ids: dict, problems: list[Problem]) -> tupl
                     docs=raw.get("docs"),
                     source_file=f"features/{Path(doc.path).name}",
                     line=doc.at(at)[0],
+                    change_areas=tuple(raw.get("change_areas", ())),
                 )
             )
+            for j, heading in enumerate(raw.get("change_areas", ())):
+                key = area_key(heading)
+                if key in heading_owner and heading_owner[key] != raw["id"]:
+                    problems.append(
+                        doc.problem(
+                            at + ("change_areas", j),
+                            f"area heading '{heading}' is already the default of '{heading_owner[key]}': "
+                            "a change's area may default to one feature only",
+                        )
+                    )
+                heading_owner.setdefault(key, raw["id"])
     by_id = {f.id: f for f in items}
     owner: dict[str, str] = {}
     for f in items:

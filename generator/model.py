@@ -142,6 +142,13 @@ class CatalogueFeature:
     docs: str | None  # official documentation, where the sources link it
     source_file: str  # content-relative path
     line: int
+    change_areas: tuple[str, ...] = ()  # release-note area headings whose changes are its by default
+
+
+def area_key(heading: str) -> tuple[str, ...]:
+    """A release-note area heading as comparable parts: "torch.compile › Inductor" ->
+    ("torch.compile", "inductor"). Headings are compared without case, part by part."""
+    return tuple(p.strip().casefold() for p in heading.split("›") if p.strip())
 
 
 # ---------------------------------------------------------------- releases (raw)
@@ -342,7 +349,8 @@ class ChangeView:
     anchors: tuple[int, ...]  # PRs whose #pr-N anchor lives on this change (first citation wins)
     backends: tuple[str, ...]
     symbols: tuple[str, ...] = ()  # torch.* names, config keys, env vars, CLI flags it names (paste filter)
-    features: tuple[str, ...] = ()  # its features: hand-written, or entries citing one of its PRs
+    features: tuple[str, ...] = ()  # its features: hand-written, entries citing one of its PRs, then `derived`
+    derived: tuple[str, ...] = ()  # of those, the one its area's default gave (enrich.area_rules), else ()
     group: str = ""  # its UPGRADE_GROUPS id, "" for changes an upgrade need not act on
 
 
