@@ -10,7 +10,7 @@ import json
 from pathlib import Path
 
 from . import urls
-from .model import ALL, Entry, Release, Site, parts
+from .model import ALL, ChangeView, Entry, Release, Site, parts
 
 
 def _dump(data) -> bytes:
@@ -114,6 +114,7 @@ def _release(site: Site, release: Release, base: str) -> bytes:
                 "issues": list(v.change.issues),
                 "issue_urls": [urls.issue(n) for n in v.change.issues],
                 "workaround": v.change.workaround,
+                "features": [{"id": fid, "source": _feature_source(v, fid)} for fid in v.features],
             }
             for s in site.release_views[release.version].sections
             for area in s.areas
@@ -121,6 +122,14 @@ def _release(site: Site, release: Release, base: str) -> bytes:
         ],
     }
     return _dump(data)
+
+
+def _feature_source(view: ChangeView, fid: str) -> str:
+    """How a change came to be a feature's: "tag" (hand-written), "area" (its area's default),
+    or "entry" (a release entry of the feature cites one of its PRs)."""
+    if fid in view.change.features:
+        return "tag"
+    return "area" if fid in view.derived else "entry"
 
 
 def _features(site: Site, base: str) -> bytes:

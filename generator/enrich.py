@@ -18,6 +18,7 @@ from dataclasses import replace
 from . import symbols, urls
 from .errors import ContentError, Problem, did_you_mean
 from .model import (
+    QUIET_KINDS,
     SECTIONS,
     UPGRADE_GROUPS,
     Backend,
@@ -53,6 +54,7 @@ from .model import (
     Tier,
     TierLevel,
     UpgradeGroup,
+    area_key,
     version_key,
 )
 
@@ -63,6 +65,7 @@ CHANGE_LABELS = {
     "demoted": "Demoted",
     "deprecated": "Deprecated",
     "removed": "Removed",
+    "part-removed": "Partly removed",
 }
 
 
@@ -81,7 +84,8 @@ def enrich(content: Content) -> Site:
     """Build the complete Site from validated content, in one pass.
 
     Computed here, never in templates: lifecycles and their cells (`Feature`), the timeline and
-    each backend's matrix, every change's own anchor and backends (`ChangeView`), release-page
+    each backend's matrix, every change's own anchor, backends and features (`ChangeView`: hand
+    tags, entries citing its PRs, and its area's default from the catalogue's `change_areas`), release-page
     groupings (`ReleaseView`), backend change counts, the ledger, tier levels, contributors,
     and the API symbol pages (`SymbolModule`).
     """
@@ -93,7 +97,8 @@ def enrich(content: Content) -> Site:
     feature_by_id = {f.id: f for f in features}
     versions = tuple(r.version for r in releases)
     by_pr = _features_by_pr(releases)
-    change_views = {r.version: _change_views(r, content.backends, by_pr) for r in releases}
+    rules = area_rules(content.catalogue)
+    change_views = {r.version: _change_views(r, content.backends, by_pr, rules) for r in releases}
     ledger = _ledger(features, releases)
     feature_changes = _feature_changes(releases, change_views)
     families = _families(content, catalogue_by_id, feature_by_id, eras, feature_changes)
@@ -462,14 +467,59 @@ def _features_by_pr(releases: tuple[Release, ...]) -> dict[int, tuple[str, ...]]
     return {pr: tuple(ids) for pr, ids in out.items()}
 
 
-def _change_views(release: Release, backends: tuple[Backend, ...], by_pr: dict) -> tuple[ChangeView, ...]:
+AreaRule = tuple[tuple[str, ...], str, frozenset]
+"""(area heading parts, feature id, that feature and every member below it)."""
+
+
+def area_rules(catalogue: tuple[CatalogueFeature, ...]) -> tuple[AreaRule, ...]:
+    """The catalogue's per-area defaults (`change_areas`), longest heading first, each with the
+    feature's subtree: a change tagged anywhere in it keeps its tag instead of the default."""
+    children: dict[str, list[str]] = defaultdict(list)
+    for f in catalogue:
+        if f.parent:
+            children[f.parent].append(f.id)
+
+    def subtree(fid: str) -> frozenset:
+        out, todo = {fid}, [fid]
+        while todo:
+            for child in children[todo.pop()]:
+                if child not in out:
+                    out.add(child)
+                    todo.append(child)
+        return frozenset(out)
+
+    rules = [(area_key(h), f.id, subtree(f.id)) for f in catalogue for h in f.change_areas]
+    return tuple(sorted(rules, key=lambda r: (-len(r[0]), r[0])))
+
+
+def area_default(area: str, rules: tuple[AreaRule, ...]) -> AreaRule | None:
+    """The rule of the longest heading that `area` equals or lies under, or None."""
+    parts = area_key(area)
+    return next((r for r in rules if parts[: len(r[0])] == r[0]), None)
+
+
+def derived_features(area: str, given: tuple[str, ...], rules: tuple[AreaRule, ...]) -> tuple[str, ...]:
+    """The feature a change carries by its area: its area's default, unless a hand tag or an
+    entry's PR already puts it in that feature or one of its members (the more specific tag wins)."""
+    rule = area_default(area, rules)
+    if rule is None or any(fid in rule[2] for fid in given):
+        return ()
+    return (rule[1],)
+
+
+def _change_views(
+    release: Release, backends: tuple[Backend, ...], by_pr: dict, rules: tuple[AreaRule, ...]
+) -> tuple[ChangeView, ...]:
     cited = tuple(sorted((pr, by_pr[pr]) for c in release.changes for pr in c.prs if pr in by_pr))
-    return _views_of(release.changes, backends, cited)
+    return _views_of(release.changes, backends, cited, rules)
 
 
 @functools.lru_cache(maxsize=1024)
-def _views_of(changes: tuple[Change, ...], backends: tuple[Backend, ...], cited: tuple) -> tuple[ChangeView, ...]:
-    """Each change with its own anchor, the PR anchors it owns (first citation wins) and its backends.
+def _views_of(
+    changes: tuple[Change, ...], backends: tuple[Backend, ...], cited: tuple, rules: tuple[AreaRule, ...]
+) -> tuple[ChangeView, ...]:
+    """Each change with its own anchor, the PR anchors it owns (first citation wins), its backends
+    and its features (hand tags, entries citing its PRs, then its area's default).
     Memoised by value: live preview recomputes only the change lists an edit touched."""
     anchored: set[int] = set()
     views = []
@@ -477,6 +527,8 @@ def _views_of(changes: tuple[Change, ...], backends: tuple[Backend, ...], cited:
     for change, anchor in zip(changes, urls.change_anchors(c.text for c in changes), strict=True):
         own = tuple(pr for pr in dict.fromkeys(change.prs) if pr not in anchored)
         anchored.update(own)
+        given = tuple(dict.fromkeys(change.features + tuple(f for pr in change.prs for f in by_pr.get(pr, ()))))
+        derived = derived_features(change.area, given, rules)
         views.append(
             ChangeView(
                 change,
@@ -485,9 +537,8 @@ def _views_of(changes: tuple[Change, ...], backends: tuple[Backend, ...], cited:
                 change_backends(change, backends),
                 symbols=symbols.of_text(change.text, change.note, change.restore),
                 group=upgrade_group(change),
-                features=tuple(
-                    dict.fromkeys(change.features + tuple(f for pr in change.prs for f in by_pr.get(pr, ())))
-                ),
+                features=given + derived,
+                derived=derived,
             )
         )
     return tuple(views)
@@ -567,7 +618,7 @@ def upgrade_group(change: Change) -> str:
         return "known-issues"
     if change.section == "deprecations":
         return "deprecations"
-    if change.section != "bc-breaking" and change.kind is None:
+    if change.section != "bc-breaking" and (change.kind is None or change.kind in QUIET_KINDS):
         return ""
     if change.kind in ("default-change", "behaviour-change", "numerics"):
         return "defaults"

@@ -15,7 +15,7 @@ from __future__ import annotations
 import datetime as dt
 from pathlib import Path
 
-from . import schema, urls
+from . import schema, upgrade_rules, urls
 from .errors import ContentError, Problem, UsageError, did_you_mean
 from .model import (
     Area,
@@ -31,6 +31,7 @@ from .model import (
     RetiredSymbol,
     Tier,
     Vocabulary,
+    area_key,
     version_key,
 )
 from .yamlsrc import Document, read
@@ -111,7 +112,7 @@ def load(content_dir: Path) -> Content:
     releases.sort(key=lambda pair: pair[0].key)
     _check_order(releases, problems)
     _check_lifecycles(releases, {t.id: t for t in tiers}, problems)
-    _check_aliases(releases, problems)
+    _check_aliases(releases, catalogue, problems)
     if None not in release_docs:  # a release that did not parse would make its features look unused
         _check_catalogue_used(catalogue, releases, feature_docs, problems)
     _check_change_features(ids["feature"], change_doc_by_release, problems)
@@ -333,6 +334,10 @@ def _change(doc: Document, i: int, raw: dict, ids: dict, problems: list[Problem]
     override = raw.get("backends")
     for j, backend in enumerate(override or ()):
         _check_id(doc, ("changes", i, "backends", j), "backend", backend, ids, problems)
+    if raw.get("restore") is not None and (why := upgrade_rules.restore_problem(raw["restore"])):
+        problems.append(doc.problem(("changes", i, "restore"), why))
+    if raw.get("kind") is not None and (why := upgrade_rules.kind_problem(raw["section"], raw["kind"])):
+        problems.append(doc.problem(("changes", i, "kind"), why))
     return Change(
         release=doc.data["release"],
         section=raw["section"],
@@ -457,6 +462,7 @@ def _catalogue(docs: list[Document], ids: dict, problems: list[Problem]) -> tupl
     that are nobody's id and one feature's only."""
     items: list[CatalogueFeature] = []
     where: dict[str, tuple[Document, tuple]] = {}
+    heading_owner: dict[tuple[str, ...], str] = {}
     for doc in docs:
         for i, raw in enumerate(doc.data["features"]):
             at = ("features", i)
@@ -483,8 +489,20 @@ def _catalogue(docs: list[Document], ids: dict, problems: list[Problem]) -> tupl
                     docs=raw.get("docs"),
                     source_file=f"features/{Path(doc.path).name}",
                     line=doc.at(at)[0],
+                    change_areas=tuple(raw.get("change_areas", ())),
                 )
             )
+            for j, heading in enumerate(raw.get("change_areas", ())):
+                key = area_key(heading)
+                if key in heading_owner and heading_owner[key] != raw["id"]:
+                    problems.append(
+                        doc.problem(
+                            at + ("change_areas", j),
+                            f"area heading '{heading}' is already the default of '{heading_owner[key]}': "
+                            "a change's area may default to one feature only",
+                        )
+                    )
+                heading_owner.setdefault(key, raw["id"])
     by_id = {f.id: f for f in items}
     owner: dict[str, str] = {}
     for f in items:
@@ -495,7 +513,7 @@ def _catalogue(docs: list[Document], ids: dict, problems: list[Problem]) -> tupl
             )
         for j, alias in enumerate(f.aliases):
             if alias in by_id:
-                problems.append(doc.problem(at + ("aliases", j), f"alias '{alias}' is also a feature id"))
+                problems.append(doc.problem(at + ("aliases", j), _live_alias(alias, f.id)))
             elif owner.setdefault(alias, f.id) != f.id:
                 problems.append(doc.problem(at + ("aliases", j), f"alias '{alias}' is claimed by '{owner[alias]}' too"))
     reported: set[frozenset] = set()
@@ -532,14 +550,25 @@ def _check_catalogue_used(catalogue, releases, docs: list[Document], problems: l
                 )
 
 
-def _check_aliases(releases, problems: list[Problem]) -> None:
+def _live_alias(alias: str, owner: str) -> str:
+    """Why an alias may not be a live feature id: the old address would mean two features."""
+    return (
+        f"alias '{alias}' of '{owner}' is the live id of feature '{alias}': an alias keeps a former id's "
+        f"address, and this one already opens '{alias}' (rename '{alias}', or drop the alias)"
+    )
+
+
+def _check_aliases(releases, catalogue, problems: list[Problem]) -> None:
     """An entry's former ids (its release page keeps their anchors) may not be an id or former
-    id of another entry of the same release."""
+    id of another entry of the same release, nor the live id of another catalogue feature."""
+    live = {f.id for f in catalogue}
     for release, doc in releases:
         owner = {e.id: e.id for e in release.entries}
         for i, entry in enumerate(release.entries):
             for j, alias in enumerate(entry.aliases):
-                if owner.setdefault(alias, entry.id) != entry.id:
+                if alias in live and alias != entry.id and alias not in owner:
+                    problems.append(doc.problem(("features", i, "aliases", j), _live_alias(alias, entry.id)))
+                elif owner.setdefault(alias, entry.id) != entry.id:
                     problems.append(
                         doc.problem(
                             ("features", i, "aliases", j),

@@ -49,8 +49,15 @@ CHANGE_KINDS = {
     "default-change": "Default change",
     "build-packaging": "Build and packaging",
     "numerics": "Numerics may differ",
+    "no-action": "No action needed",
 }
-"""What an upgrade meets, for breaking changes and deprecations (the changes schema's `kind`)."""
+"""What an upgrade meets (the changes schema's `kind`; the one table its enum, the pages' labels and
+the upgrade guide's labels in atlas.js follow). `no-action` marks a noted change outside the breaking
+and deprecation sections that asks nothing of a reader: release pages show it, the guide leaves it out."""
+QUIET_KINDS = frozenset({"no-action"})
+"""Kinds that keep a change out of the upgrade guide, and so out of the sections that ask for action."""
+ACTION_SECTIONS = frozenset({"bc-breaking", "deprecations"})
+"""Sections whose every change asks something of a reader: a quiet kind there is refused."""
 
 
 def version_key(version: str) -> tuple[int, ...]:
@@ -135,6 +142,13 @@ class CatalogueFeature:
     docs: str | None  # official documentation, where the sources link it
     source_file: str  # content-relative path
     line: int
+    change_areas: tuple[str, ...] = ()  # release-note area headings whose changes are its by default
+
+
+def area_key(heading: str) -> tuple[str, ...]:
+    """A release-note area heading as comparable parts: "torch.compile › Inductor" ->
+    ("torch.compile", "inductor"). Headings are compared without case, part by part."""
+    return tuple(p.strip().casefold() for p in heading.split("›") if p.strip())
 
 
 # ---------------------------------------------------------------- releases (raw)
@@ -175,7 +189,7 @@ class Entry:
     release: str  # version of the release that announces it
     title: str  # the feature's name or headline as this release announces it
     tier: str | None  # tier id, None when the source states none
-    change: str  # new | promoted | improved | demoted | deprecated | removed
+    change: str  # new | promoted | improved | demoted | deprecated | removed | part-removed
     backends: tuple[str, ...]
     area: str  # from the catalogue
     summary: str
@@ -352,7 +366,8 @@ class ChangeView:
     anchors: tuple[int, ...]  # PRs whose #pr-N anchor lives on this change (first citation wins)
     backends: tuple[str, ...]
     symbols: tuple[str, ...] = ()  # torch.* names, config keys, env vars, CLI flags it names (paste filter)
-    features: tuple[str, ...] = ()  # its features: hand-written, or entries citing one of its PRs
+    features: tuple[str, ...] = ()  # its features: hand-written, entries citing one of its PRs, then `derived`
+    derived: tuple[str, ...] = ()  # of those, the one its area's default gave (enrich.area_rules), else ()
     group: str = ""  # its UPGRADE_GROUPS id, "" for changes an upgrade need not act on
 
 
