@@ -53,13 +53,32 @@ def record_of(change: ImportedChange) -> ImportedChange:
     lines = change.text.strip().split("\n")
     cited = set(change.prs)
     out: list[str] = []
-    for line in lines[:3]:
+    for k, line in enumerate(lines[:3]):
         if not line.strip() or _FENCE.match(line):
             break
         out.append(line)
         if {int(a or b) for a, b in _PR_REF.findall(line)} & cited:
-            return replace(change, text="\n".join(out))
+            return replace(change, text="\n".join(out + _sentence_end(line, lines[k + 1 : k + 3])))
     return replace(change, text=lines[0])  # no PR within reach: the first line alone is the record
+
+
+_SENTENCE_END = re.compile(r"[.:;!?)`*>]\s*$")  # ">": a line closed by <br> or a tag
+_NEW_BLOCK = re.compile(r"^\s*(?:[-*+]\s|\d+[.)]\s|#|```|~~~|>)")
+
+
+def _sentence_end(line: str, after: list[str]) -> list[str]:
+    """The continuation lines that finish a sentence the record line breaks off ("… so there is
+    no need for" / "special cases now."): at most two, and none unless they end the sentence."""
+    if _SENTENCE_END.search(line):
+        return []
+    taken = []
+    for nxt in after:
+        if not nxt.strip() or _NEW_BLOCK.match(nxt):
+            return []
+        taken.append(nxt)
+        if _SENTENCE_END.search(nxt):
+            return taken
+    return []
 
 
 _RELEASE = re.compile(r"^2\.[0-9]+$")
