@@ -248,7 +248,9 @@ def relative(from_url: str, to: str) -> str:
     Targets ending in '/' (or empty) are pages; others are files such as 'feed.xml'.
     """
     target, suffix = _split(to)
-    rel = posixpath.relpath(target or from_url or ".", from_url or ".")
+    if not target and suffix:  # '#x' or '?q': this page
+        target = from_url
+    rel = posixpath.relpath(target or ".", from_url or ".")
     if target.endswith("/") or target == "":
         rel = "./" if rel == "." else rel + "/"
     return rel + suffix

@@ -70,4 +70,7 @@ def test_upgrade_to_2_14_on_cuda_names_the_cholesky_replacement_and_both_known_i
     cholesky = _items(page, "removals").filter(has_text="torch.cholesky()")
     assert cholesky.count() == 1 and "torch.linalg.cholesky()" in cholesky.inner_text()
     assert "What to do" in cholesky.inner_text()
+    # Its link opens the change on its release page (the guide once linked /upgrade/releases/…).
+    href = cholesky.locator("a").first.evaluate("a => a.href")
+    assert href.startswith(served + "releases/2.14/#c-"), href
     assert watch.console_errors == [] and watch.page_errors == []
