@@ -1,6 +1,6 @@
 """Search stage: the site's search index, written into the built site beside the pages.
 
-Two parts, both static files fetched on demand by templates/assets/atlas.js:
+Two parts, both static files fetched on demand by templates/assets/atlas-search.js:
 
 - **Names** (`search-names/<xx>.json`): what a reader types when they know what they want —
   a feature or family name or former id, a backend, a release ("2.8", "PyTorch 2.8"), an API
@@ -73,19 +73,21 @@ SECTION_PAGES = {
     urls.CONTRIBUTORS: ("Contributors",),
     urls.API_PAGE: ("API", "json api"),
     urls.SPEED: ("How fast is it", "speed", "benchmark"),
+    urls.SEARCH: ("Search", "search results", "all results"),
 }
 
 
 def normalise(query: str) -> str:
-    """A name as the table keys it (atlas.js `normalise` does the same to what is typed):
+    """A name as the table keys it (atlas-search.js `normalise` does the same to what is typed):
     lower case, single spaces, without surrounding quotes or backticks, a leading '#' or 'PR', a
     trailing '()'."""
     out = " ".join(query.lower().split()).strip("`'\" ")
     out = out.removesuffix("()").lstrip("#").strip()
-    return re.sub(r"^(?:pr|pull|pull request)\s*#?\s*(?=\d+$)", "", out)  # "PR #158249" is 158249
+    return re.sub(r"^(?:pr|pull|pull request) ?#? ?(?=[0-9]+$)", "", out)  # "PR #158249" is 158249
 
 
 SHARDS = 1024  # names files; a search fetches one (about 1 kB at 1x, 12 kB at 10x)
+SHARD_DIGITS = len(f"{SHARDS - 1:x}")  # a names file's name: its number in hex, this wide
 
 
 def shard(key: str) -> str:
@@ -93,7 +95,7 @@ def shard(key: str) -> str:
     h = 0x811C9DC5
     for byte in key.encode("utf-8"):
         h = ((h ^ byte) * 0x01000193) & 0xFFFFFFFF
-    return f"{h % SHARDS:03x}"
+    return f"{h % SHARDS:0{SHARD_DIGITS}x}"
 
 
 def plain(markdown: str) -> str:
@@ -349,7 +351,7 @@ def _pagefind(items: list[tuple[str, str]], out: Path, background: bool = False)
         if proc.returncode != 0 or not (out / "pagefind-entry.json").exists():
             said = (proc.stderr or proc.stdout).strip().splitlines()
             raise OSError(f"pagefind exited with {proc.returncode}: {said[-1] if said else 'no output'}")
-    for unused in UNUSED:  # Pagefind's own interfaces: atlas.js draws the results
+    for unused in UNUSED:  # Pagefind's own interfaces: atlas-search.js draws the results
         (out / unused).unlink(missing_ok=True)
 
 

@@ -29,6 +29,7 @@ API_PAGE = "api/"
 SPEED = "speed/"
 UPGRADE = "upgrade/"
 SYMBOLS = "symbols/"
+SEARCH = "search/"  # all the hits of a query: /search/?q=…
 
 API = "api/v1/"
 FEED = "feed.xml"

@@ -1,5 +1,5 @@
 """The search index generator/search.py writes: names a reader types whole, and the full-text
-records, escaped. The browser side (atlas.js) is typed into in tests/test_search_browser.py."""
+records, escaped. The browser side (assets/atlas-search.js) is typed into in tests/test_search_browser.py."""
 
 from __future__ import annotations
 
