@@ -211,8 +211,9 @@ def _changes(site: Site, release):
 
 
 def _symbol_names(site: Site, add, meta: dict) -> None:
-    """API symbols: the full dotted name and without `torch.`, and the last part where only one
-    symbol ends so. A feature named like the symbol (XPUGraph for torch.xpu.XPUGraph), else the
+    """API symbols: the full dotted name and without `torch.`, and its dotted tails
+    (`attention.flex_attention`, `flex_attention`) where only one symbol ends so or the tail is
+    distinctive (dotted, or joined by `_`). A feature named like the symbol (XPUGraph for torch.xpu.XPUGraph), else the
     one feature whose announcements alone name it, comes first: its page tells the story; then
     the symbol's anchor."""
     last_parts: dict[str, list[str]] = {}
@@ -229,10 +230,15 @@ def _symbol_names(site: Site, add, meta: dict) -> None:
             url = urls.at(urls.symbol_page(page), urls.symbol_anchor(symbol.name))
             meta[url] = (symbol.name, f"API symbol: {len(symbol.uses)} changes and feature entries name it")
             add(keys, url)
-            last_parts.setdefault(symbol.name.rpartition(".")[2].lower(), []).append(url)
+            pieces = symbol.name.split(".")
+            for i in range(1, len(pieces)):  # attention.flex_attention, flex_attention
+                last_parts.setdefault(".".join(pieces[i:]).lower(), []).append(url)
     for part, targets in sorted(last_parts.items()):
-        if len(targets) == 1:  # a name only one symbol ends with
-            add([part], targets[0])
+        # A name only one symbol ends with, or a part a reader would not type for anything else
+        # (dotted, or joined by "_": flex_attention finds torch.nn.attention.flex_attention).
+        if len(targets) == 1 or "." in part or "_" in part.strip("_"):
+            for target in targets:
+                add([part], target)
 
 
 def _short(line: str, limit: int = 140) -> str:

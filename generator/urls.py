@@ -191,6 +191,13 @@ def relative(from_url: str, to: str) -> str:
     return rel + suffix
 
 
+def root(from_url: str) -> str:
+    """The site's root relative to a page ('releases/2.12/' -> '../../', '' -> './'): where the
+    browser scripts resolve the paths the build gives them (`relative(page, HOME)` is the page
+    itself, as an empty link is)."""
+    return "../" * from_url.count("/") or "./"
+
+
 @functools.lru_cache(maxsize=1 << 16)
 def md_link(from_url: str, to: str) -> str:
     """A Markdown link MkDocs (and Zensical) validate: the relative path of the target's source.

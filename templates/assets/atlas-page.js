@@ -123,5 +123,66 @@
     });
   }
 
-  atlas.onPage(function () { initScrollwraps(); initMatrices(); });
+  /* ---- Matrices: the sticky feature column never half-covers a release column. The box is cut
+     to a whole number of release columns and scrolls a column at a time (scroll snapping with
+     the sticky column's width as padding), so at the newest end, and wherever a reader stops,
+     every release column shown is shown whole. ---- */
+  function fitMatrix(wrap) {
+    const heads = wrap.querySelectorAll("thead th");
+    if (heads.length < 3) return;
+    wrap.style.maxWidth = "";
+    const sticky = heads[1].offsetLeft, column = heads[2].offsetLeft - heads[1].offsetLeft;
+    const room = wrap.clientWidth;
+    if (wrap.scrollWidth > room && column > 0) {
+      const whole = Math.max(1, Math.floor((room - sticky) / column));
+      wrap.style.maxWidth = sticky + whole * column + "px";
+    }
+    wrap.style.scrollPaddingLeft = sticky + "px";
+  }
+
+  function initMatrices() {
+    document.querySelectorAll(".atlas-matrix-wrap").forEach(function (wrap) {
+      fitMatrix(wrap);
+      wrap.scrollLeft = wrap.scrollWidth;
+    });
+  }
+  window.addEventListener("resize", function () { document.querySelectorAll(".atlas-matrix-wrap").forEach(fitMatrix); });
+
+  /* ---- Long pages (release pages, marked data-atlas-jump): a section menu that stays at the top
+     of the screen where Material shows no table of contents (phones, tablets), built from the
+     page's own headings; and on a phone the change lists' areas start folded (the one a link
+     points to opens). ---- */
+  const SMALL = window.matchMedia("(max-width: 44.9375em)");
+
+  function initJumpMenu() {
+    const menu = document.querySelector("[data-atlas-jump]");
+    if (!menu || menu.dataset.built) return;
+    menu.dataset.built = "1";
+    const list = menu.querySelector("ul");
+    document.querySelectorAll(".md-content article h2[id], .md-content article .atlas-changes h3[id]").forEach(function (h) {
+      const item = atlas.el("li", { class: h.tagName === "H3" ? "atlas-jump__sub" : "" });
+      item.append(atlas.el("a", { href: "#" + h.id }, h.textContent.replace(/\u00b6$/, "").trim()));
+      list.append(item);
+    });
+    if (!list.children.length) return;
+    list.addEventListener("click", function (e) { if (e.target.closest("a")) menu.open = false; });
+    menu.hidden = false;
+  }
+
+  function openTarget() {
+    const target = location.hash && document.getElementById(decodeURIComponent(location.hash.slice(1)));
+    const fold = target && target.closest("details.atlas-area");
+    if (fold) fold.open = true;
+    if (target && target.tagName === "H4" && target.nextElementSibling && target.nextElementSibling.matches("details")) {
+      target.nextElementSibling.open = true;
+    }
+  }
+
+  function initFolds() {
+    if (SMALL.matches) document.querySelectorAll("details.atlas-area[open]").forEach(function (d) { d.open = false; });
+    openTarget();
+  }
+  window.addEventListener("hashchange", openTarget);
+
+  atlas.onPage(function () { initScrollwraps(); initMatrices(); initJumpMenu(); initFolds(); });
 })();
