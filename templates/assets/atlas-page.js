@@ -124,9 +124,9 @@
   }
 
   /* ---- Matrices: the sticky feature column never half-covers a release column. The box is cut
-     to a whole number of release columns and scrolls a column at a time (scroll snapping with
-     the sticky column's width as padding), so at the newest end, and wherever a reader stops,
-     every release column shown is shown whole. ---- */
+     to a whole number of release columns and opens at the newest end on a column's start, so
+     every release column shown is shown whole. (A reader who scrolls by hand can still stop
+     between two columns.) ---- */
   function fitMatrix(wrap) {
     const heads = wrap.querySelectorAll("thead th");
     if (heads.length < 3) return;
@@ -137,13 +137,16 @@
       const whole = Math.max(1, Math.floor((room - sticky) / column));
       wrap.style.maxWidth = sticky + whole * column + "px";
     }
-    wrap.style.scrollPaddingLeft = sticky + "px";
   }
 
   function initMatrices() {
     document.querySelectorAll(".atlas-matrix-wrap").forEach(function (wrap) {
       fitMatrix(wrap);
-      wrap.scrollLeft = wrap.scrollWidth;
+      // The newest end, at a column's start: the release column the box begins with is whole.
+      const heads = Array.from(wrap.querySelectorAll("thead th")).slice(1);
+      const sticky = heads.length ? heads[0].offsetLeft : 0, end = wrap.scrollWidth - wrap.clientWidth;
+      const starts = heads.map(function (th) { return th.offsetLeft - sticky; }).filter(function (x) { return x <= end + 1; });
+      wrap.scrollLeft = starts.length ? starts[starts.length - 1] : end;
     });
   }
   window.addEventListener("resize", function () { document.querySelectorAll(".atlas-matrix-wrap").forEach(fitMatrix); });
