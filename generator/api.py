@@ -33,6 +33,7 @@ def _entry(entry: Entry, base: str) -> dict:
         "source": entry.source,
         "removal": entry.removal,
         "url": base + urls.at(urls.release(entry.release), urls.entry_anchor(entry.id)),
+        "path": urls.at(urls.release(entry.release), urls.entry_anchor(entry.id)),
         "feature_url": base + urls.feature(entry.id),
     }
 
@@ -103,6 +104,7 @@ def _release(site: Site, release: Release, base: str) -> bytes:
                 "prs": list(v.change.prs),
                 "backends": list(v.backends),
                 "url": urls.at(page, v.anchor),
+                "path": urls.at(urls.release(release.version), v.anchor),
                 "anchor": v.anchor,
                 "note": v.change.note,
                 "kind": v.change.kind,

@@ -69,6 +69,8 @@ def environment() -> jinja2.Environment:
         upgrade_groups=UPGRADE_GROUPS,
         change_label=CHANGE_LABELS,
         change_kind=CHANGE_KINDS,
+        # version -> its API file, relative to the page: where /compare/ and /upgrade/ fetch a release
+        api_files=lambda versions, href: {v: str(href(urls.api_release(v))) for v in versions},
         section_title=SECTION_TITLES,
         urls=urls,
     )
@@ -104,6 +106,9 @@ def pages(site: Site) -> list[Page]:
         Page(urls.DEPRECATIONS, "deprecations.md.j2", {}, "releases/*.yaml", parts(every, entries=True)),
         Page(urls.API_PAGE, "api.md.j2", {}, "releases/*.yaml"),
         Page(urls.SPEED, "speed.md.j2", {"report": _benchmark()}, "../generator/benchmark.md (make bench)"),
+        Page(
+            urls.SEARCH, "search.md.j2", {}, "releases/*.yaml, changes/*.yaml", parts(every, release=True, changes=True)
+        ),
     ]
     out.append(Page(urls.SYMBOLS, "symbols.md.j2", {}, "releases/*.yaml, changes/*.yaml", frozenset({SYMBOL_INDEX})))
     for module in site.symbol_pages.values():

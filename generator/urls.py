@@ -32,6 +32,7 @@ API_PAGE = "api/"
 SPEED = "speed/"
 UPGRADE = "upgrade/"
 SYMBOLS = "symbols/"
+SEARCH = "search/"  # all the hits of a query: /search/?q=…
 
 API = "api/v1/"
 FEED = "feed.xml"
@@ -254,6 +255,13 @@ def relative(from_url: str, to: str) -> str:
     if target.endswith("/") or target == "":
         rel = "./" if rel == "." else rel + "/"
     return rel + suffix
+
+
+def root(from_url: str) -> str:
+    """The site's root relative to a page ('releases/2.12/' -> '../../', '' -> './'): where the
+    browser scripts resolve the paths the build gives them (`relative(page, HOME)` is the page
+    itself, as an empty link is)."""
+    return "../" * from_url.count("/") or "./"
 
 
 @functools.lru_cache(maxsize=1 << 16)

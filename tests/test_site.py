@@ -259,8 +259,11 @@ def test_home_is_a_way_in(real_site: Path):
     html = (real_site / "index.html").read_text(encoding="utf-8")
     assert re.search(r"<title>\s*PyTorch Release Atlas\s*</title>", html)
     assert html.count("PyTorch Release Atlas - PyTorch Release Atlas") == 0
-    search = re.search(r'<form class="atlas-home-search"[^>]*action="([^"]+)"', html)
-    assert search and search[1] == "features/"
+    search = re.search(
+        r'<div class="atlas-home-search" data-atlas-search-home[^>]*>\s*<form role="search" method="get" action="([^"]+)"',
+        html,
+    )
+    assert search and search[1] == "search/"
     assert re.search(r'<input id="atlas-home-q" name="q"', html)
     picker = re.search(
         r'<form class="atlas-compare atlas-home-upgrade" method="get" action="([^"]+)"(.*?)</form>', html, re.S

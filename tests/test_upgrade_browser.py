@@ -74,3 +74,21 @@ def test_upgrade_to_2_14_on_cuda_names_the_cholesky_replacement_and_both_known_i
     href = cholesky.locator("a").first.evaluate("a => a.href")
     assert href.startswith(served + "releases/2.14/#c-"), href
     assert watch.console_errors == [] and watch.page_errors == []
+
+
+@pytest.mark.parametrize(
+    "query", ["from=2.9&to=2.12&backend=rocm", "from=2.4&to=2.10&backend=cuda", "from=2.7&to=2.13&backend=xpu"]
+)
+def test_compare_and_the_upgrade_guide_count_the_same_changes(page, served, query):
+    """One rule for both pages: a change that names no backend concerns every backend, and a
+    change goes to its upgrade group on both (issue #25: they gave 1 and 4 breaking changes)."""
+    counts = {}
+    for view in ("compare", "upgrade"):
+        page.goto(f"{served}{view}/?{query}")
+        page.locator(f"#atlas-{view}-result section[data-group=breaking]").wait_for()
+        counts[view] = {
+            group: page.locator(f"#atlas-{view}-result section[data-group={group}] li").count()
+            for group in ("breaking", "removals", "deprecations", "defaults", "new")
+        }
+    assert counts["compare"] == counts["upgrade"]
+    assert counts["upgrade"]["breaking"] > 0 and counts["upgrade"]["deprecations"] > 0
