@@ -22,7 +22,8 @@ How a line under a section is read:
   change. A short label ("- c10d", at most LABEL_WORDS words) extends the area; a longer one
   ("- Several operator decomps received improvements/bugfixes:") is a sentence, kept in each
   change's text above the nested item as its context. The same holds for a PR-less line
-  directly followed by sibling items ("New meta tensor implementations:" over "* nonzero (#1)").
+  directly followed by sibling items ("New meta tensor implementations:" over "* nonzero (#1)"),
+  unless it is a paragraph of its own (sentences that do not lead in with a colon).
 - A PR-less entry heading met inside the body of a list-item change at a deeper level than its
   area ("### Version <2.9" under a deprecation bullet) continues that change.
 - In the breaking and deprecation sections, a PR-less bullet right after a PR-citing change of
@@ -513,7 +514,7 @@ class _Builder:
                 ):
                     end += 1
             children = [c for c, _ in blocks[k + 1 : end]]
-            if children and self._mostly_cite_prs(children):
+            if children and self._lead_in(lines[0]) and self._mostly_cite_prs(children):
                 self._emit_group(children, area, context, lines[0])
             elif is_item:
                 self._emit_item(lines, area, context)
@@ -522,6 +523,14 @@ class _Builder:
                 self._emit(lines, area, context)
                 end = k + 1
             k = end
+
+    def _lead_in(self, line: int) -> bool:
+        """Whether a PR-less line can head the sibling items under it: a name ("Enhanced Windows
+        support", "Fixes to existing meta tensor op implementation") or a sentence that leads in
+        ("New meta tensor implementations:"); a paragraph of sentences that says something of its own (2.6's "AOTInductor: ABI-compatible mode code generation.
+        In order to …") is a change by itself."""
+        label = self._label(line)
+        return label.endswith(":") or self.lines[line].rstrip().endswith(":") or not re.search(r"\.\s", label)
 
     def _emit_item(self, lines: list[int], area: str, context: tuple[int, ...] = ()) -> None:
         """Emit a list item as one change, or as a group when it is a PR-less one-line bullet

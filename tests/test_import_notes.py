@@ -755,3 +755,15 @@ def test_a_record_line_broken_mid_sentence_keeps_the_end_of_its_sentence():
         "- `use_mixed_mm` is deprecated (#5). There is no need for\nspecial cases now.",
         "- `descriptive_names` is deprecated (#6)<br>",
     ]
+
+
+def test_a_paragraph_of_its_own_heads_no_sibling_items():
+    """2.6 wrote "* AOTInductor: ABI-compatible mode code generation. In order to …" (no PR) just
+    above "* `export_for_inference` … (#135912)": two changes, not one group of one."""
+    notes = (
+        "# New Features\n## Export\n* AOTInductor: ABI-compatible mode. In order to keep ABI, we did it.\n"
+        "* `export_for_inference` API. It returns ATen IR. (#135912)\n"
+        "* Fixes to existing meta tensor op implementation\n* aten._scaled_mm (#129521)\n"
+    )
+    changes = parse_notes(notes, "x.md").changes
+    assert [(c.prs, c.text.count("\n")) for c in changes] == [((), 0), ((135912,), 0), ((129521,), 1)]
