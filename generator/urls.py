@@ -32,6 +32,8 @@ SYMBOLS = "symbols/"
 
 API = "api/v1/"
 FEED = "feed.xml"
+BADGES = "badges/"
+CARD = "assets/card.png"  # the site's link-preview image (og:image)
 PR = "https://github.com/pytorch/pytorch/pull/{}"
 
 
@@ -95,6 +97,16 @@ def api_features() -> str:
 
 def api_backend(backend_id: str) -> str:
     return f"{API}backends/{backend_id}.json"
+
+
+def api_feature(feature_id: str) -> str:
+    """One feature's tiers by release and backend, for a wiki macro that needs only that feature."""
+    return f"{API}features/{feature_id}.json"
+
+
+def badge(feature_id: str, backend_id: str | None = None) -> str:
+    """A feature's status badge (SVG), or its badge on one backend."""
+    return f"{BADGES}{feature_id}/{backend_id}.svg" if backend_id else f"{BADGES}{feature_id}.svg"
 
 
 def api_schema() -> str:
