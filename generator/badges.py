@@ -75,13 +75,18 @@ def colours(standing: Standing) -> tuple[str, str]:
 
 
 def render_badges(site: Site) -> dict[str, bytes]:
-    """Every badge, keyed by its path under docs/: one per feature, one per feature and backend."""
+    """Every badge, keyed by its path under docs/: one per feature, one per feature and backend,
+    under the feature's id and each of its former ids."""
     out = {}
     for feature in site.features:
         s = feature_standing(site, feature)
-        out[urls.badge(feature.id)] = svg(feature.title, s.words, colours(s))
+        badge = svg(feature.title, s.words, colours(s))
+        per_backend = {}
         for backend_id in feature.backends:
             s = feature_standing(site, feature, backend_id)
             label = f"{feature.title} on {site.backend_by_id[backend_id].name}"
-            out[urls.badge(feature.id, backend_id)] = svg(label, s.words, colours(s))
+            per_backend[backend_id] = svg(label, s.words, colours(s))
+        for fid in (feature.id, *feature.aliases):  # a renamed feature's old badge keeps working
+            out[urls.badge(fid)] = badge
+            out.update((urls.badge(fid, b), data) for b, data in per_backend.items())
     return out

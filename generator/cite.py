@@ -125,7 +125,7 @@ def menu(page_url: str, prefix: str) -> Markup:
     formats = [{"id": f.id, "label": f.label, "link": f.link, "escapes": dict(f.escapes)} for f in FORMATS]
     data = json.dumps(formats, separators=(",", ":"), sort_keys=True, ensure_ascii=False)
     return Markup(
-        f'<div id="atlas-cite-menu" class="atlas-cite-menu" hidden data-pagefind-ignore'
+        f'<div id="atlas-cite-menu" class="atlas-cite-menu" role="group" aria-label="Link or embed this change" hidden data-pagefind-ignore'
         f' data-cite-page="{html.escape(page_url, quote=True)}" data-cite-prefix="{html.escape(prefix, quote=True)}"'
         f' data-cite-formats="{html.escape(data, quote=True)}"></div>'
     )

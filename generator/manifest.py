@@ -30,6 +30,18 @@ def published(site: Site) -> set[str]:
         page = urls.release(release.version)
         out.update(urls.at(page, urls.entry_anchor(e.id)) for e in release.entries)
         out.update(urls.at(page, urls.pr_anchor(pr)) for c in release.changes for pr in c.prs)
+    return out | published_files(site)
+
+
+def published_files(site: Site) -> set[str]:
+    """Files wikis embed or fetch, promised like pages: each feature's badges (overall and per
+    backend) and its JSON, under its id and under each former id (generator.badges, generator.api)."""
+    out = set()
+    for f in site.features:
+        for fid in (f.id, *f.aliases):
+            out.add(urls.badge(fid))
+            out.update(urls.badge(fid, b) for b in f.backends)
+            out.add(urls.api_feature(fid))
     return out
 
 
