@@ -16,7 +16,7 @@ from pathlib import Path
 import jsonschema
 
 from generator import card, cite, manifest, urls
-from generator.badges import TIER_COLOURS, render_badges
+from generator.badges import TIER_COLOURS
 from generator.build import generate, site_model, site_url
 from generator.describe import feature_description
 from tests.conftest import FIXTURE, ROOT
@@ -89,7 +89,9 @@ def test_every_page_head_has_specific_absolute_link_preview_tags(real_site: Path
         repeated = {d for d in descriptions.values() if list(descriptions.values()).count(d) > 1}
         assert not repeated, f"{kind} pages share a description: {sorted(repeated)[:3]}"
     flex = by_kind["features"]["features/flex-attention"]
-    assert re.match(r"FlexAttention: API-(Unstable|Stable) since 2\.\d+, on .*CUDA.*\. Announced in \d+ PyTorch releases", flex)
+    assert re.match(
+        r"FlexAttention: API-(Unstable|Stable) since 2\.\d+, on .*CUDA.*\. Announced in \d+ PyTorch releases", flex
+    )
     assert by_kind["releases"]["releases/2.8"].startswith("PyTorch 2.8, released August 6, 2025: ")
     assert "release-note changes" in by_kind["backends"]["backends/cuda"]
 
@@ -250,9 +252,12 @@ def test_feature_json_validates_and_says_what_the_badge_says(real_site: Path):
         title = ET.parse(real_site / urls.badge(f.id)).getroot().find(f"{SVG}title").text
         assert title == f"{f.title}: {data['status']}"
         for b, standing in data["backends"].items():
-            assert (real_site / standing["badge"][len(base) :]).is_file()
+            svg = ET.parse(real_site / standing["badge"][len(base) :]).getroot()
+            assert svg.find(f"{SVG}title").text.endswith(f" on {site.backend_by_id[b].name}: {standing['status']}")
         for alias in f.aliases:
-            assert (real_site / urls.api_feature(alias)).read_bytes() == (real_site / urls.api_feature(f.id)).read_bytes()
+            assert (real_site / urls.api_feature(alias)).read_bytes() == (
+                real_site / urls.api_feature(f.id)
+            ).read_bytes()
 
 
 def test_the_url_promise_lists_every_badge_and_feature_json():
