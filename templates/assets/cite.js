@@ -115,11 +115,13 @@
     const link = event.target.closest && event.target.closest("li.atlas-change a.atlas-copy");
     const menu = document.getElementById("atlas-cite-menu");
     if (!link || !menu || event.button !== 0 || event.ctrlKey || event.metaKey || event.shiftKey || event.altKey) return;
+    // Captured before Material's instant navigation sees it: it would reload the page for the anchor.
     event.preventDefault();
+    event.stopPropagation();
     const change = link.closest("li.atlas-change");
     history.replaceState(history.state, "", "#" + change.id);  // the address still names the change
     openMenu(menu, link, change);
-  });
+  }, true);
 
   document.addEventListener("keydown", function (event) {
     const menu = document.getElementById("atlas-cite-menu");
@@ -128,9 +130,6 @@
 
   function init() {
     document.querySelectorAll("details.atlas-cite").forEach(addButtons);
-    document.querySelectorAll("li.atlas-change a.atlas-copy").forEach(function (a) {
-      if (document.getElementById("atlas-cite-menu")) a.setAttribute("aria-expanded", "false");
-    });
   }
 
   if (window.document$ && typeof window.document$.subscribe === "function") {
