@@ -9,6 +9,8 @@ from generator import cite, urls
 from generator.build import site_model
 from generator.describe import SITE_NAME
 from tests.browser import ROOT, TIMEOUT_MS, watch_page
+from tests.test_a11y import AXE, BLOCKING
+from tests.test_screens import SHOTS
 
 pytestmark = pytest.mark.browser
 
@@ -109,3 +111,57 @@ def test_a_change_menu_opens_from_its_pilcrow_and_copies_each_kind(clip_page, se
     text = other.locator('pre[data-cite="url"]').text_content()
     assert text == served + urls.at(urls.release(version), other.get_attribute("id"))
     assert watch.errors() == []
+
+
+VIEWS = [(1400, "light"), (1400, "dark"), (390, "light"), (390, "dark")]
+
+
+def violations_in(page, selector: str) -> list:
+    """axe-core's serious or critical WCAG 2 A/AA violations inside one element (the whole page's
+    are tests/test_a11y.py's; at 390 px Material's own header has one that is not ours)."""
+    page.add_script_tag(path=str(AXE))
+    found = page.evaluate(
+        """sel => axe.run(document.querySelector(sel), {runOnly: {type: 'tag', values: ['wcag2a', 'wcag2aa']}})
+        .then(r => r.violations.map(v => ({id: v.id, impact: v.impact, target: v.nodes[0].target.join(' '),
+                                           summary: v.nodes[0].failureSummary})))""",
+        selector,
+    )
+    return [v for v in found if v["impact"] in BLOCKING]
+
+
+@pytest.mark.parametrize(("width", "scheme"), VIEWS, ids=[f"{w}-{s}" for w, s in VIEWS])
+def test_the_open_block_and_menu_fit_the_screen_and_pass_axe(browser, served, width, scheme):
+    """Screenshots of a feature page's open block and a release's open ¶ menu (for a person to look
+    at, in tests/artifacts/screens/); neither widens the page; axe finds nothing serious."""
+    context = browser.new_context(
+        viewport={"width": width, "height": 900}, color_scheme=scheme, service_workers="block"
+    )
+    context.set_default_timeout(TIMEOUT_MS)
+    try:
+        page = context.new_page()
+        watch = watch_page(page)
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        page.goto(served + "features/flex-attention/", wait_until="networkidle")
+        block = page.locator("details.atlas-cite")
+        block.locator("summary").click()
+        block.scroll_into_view_if_needed()
+        block.screenshot(path=str(SHOTS / f"cite-feature-{width}-{scheme}.png"))
+        page.screenshot(path=str(SHOTS / f"cite-feature-page-{width}-{scheme}.png"))
+        overflow = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+        assert overflow[0] <= overflow[1], overflow
+        assert block.bounding_box()["width"] <= width
+        assert violations_in(page, "details.atlas-cite") == []
+
+        page.goto(served + "releases/2.12/", wait_until="networkidle")
+        change = page.locator("li.atlas-change").nth(3)
+        change.evaluate(OPEN)
+        change.locator("a.atlas-copy").click()
+        menu = page.locator("#atlas-cite-menu")
+        menu.scroll_into_view_if_needed()
+        change.screenshot(path=str(SHOTS / f"cite-change-{width}-{scheme}.png"))
+        overflow = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+        assert overflow[0] <= overflow[1], overflow
+        assert violations_in(page, "#atlas-cite-menu") == []
+        assert watch.errors() == []
+    finally:
+        context.close()
