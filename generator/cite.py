@@ -127,5 +127,5 @@ def menu(page_url: str, prefix: str) -> Markup:
     return Markup(
         f'<div id="atlas-cite-menu" class="atlas-cite-menu" role="group" aria-label="Link or embed this change" hidden data-pagefind-ignore'
         f' data-cite-page="{html.escape(page_url, quote=True)}" data-cite-prefix="{html.escape(prefix, quote=True)}"'
-        f' data-cite-formats="{html.escape(data, quote=True)}"></div>'
+        f" data-cite-formats='{html.escape(data, quote=False).replace(chr(39), '&#39;')}'></div>"
     )
