@@ -188,7 +188,8 @@ def page_meta(site: Site, page, base: str) -> PageMeta:
     elif template == "release.md.j2":
         version = c["release"].version
         description, title = release_description(site, c["release"]), f"PyTorch {version}"
-        menu = cite.menu(url, f"PyTorch {version}: ")
+        if c["release"].changes:  # a release whose notes are not imported has no change to cite
+            menu = cite.menu(url, f"PyTorch {version}: ")
     elif template == "backend.md.j2":
         description, title = backend_description(site, c["view"]), f"{c['view'].backend.name} in PyTorch 2.x"
     elif template == "backend_changes.md.j2":
