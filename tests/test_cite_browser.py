@@ -70,6 +70,16 @@ def _cut(text: str, limit: int = 100) -> str:
     return text
 
 
+def copies_each_kind(page, served: str, version: str, change) -> None:
+    """Each kind in an open ¶ menu copies what generator.cite makes of the change's title and URL."""
+    menu = change.locator("#atlas-cite-menu")
+    url = served + urls.at(urls.release(version), change.get_attribute("id"))
+    title = f"PyTorch {version}: {_cut(change.locator('p').first.text_content())}"
+    for f in cite.FORMATS:
+        button = menu.locator(f'pre[data-cite="{f.id}"] + button.atlas-cite-copy')
+        assert copy_by_keyboard(page, button) == cite.fill(f.link, f.escapes, title, url), (f.id, title)
+
+
 def test_a_change_menu_opens_from_its_pilcrow_and_copies_each_kind(clip_page, served):
     page = clip_page
     watch = watch_page(page)
@@ -79,7 +89,6 @@ def test_a_change_menu_opens_from_its_pilcrow_and_copies_each_kind(clip_page, se
     change = changes.nth(3)
     anchor = change.get_attribute("id")
     change.evaluate(OPEN)  # its section and area are folded
-    record = change.locator("p").first.text_content()
     pilcrow = change.locator("a.atlas-copy")
     pilcrow.focus()
     page.keyboard.press("Enter")
@@ -96,14 +105,20 @@ def test_a_change_menu_opens_from_its_pilcrow_and_copies_each_kind(clip_page, se
     )  # Material's instant navigation, had it seen the click, would have reloaded the page by now
     assert page.evaluate("document.getElementById('atlas-cite-menu').parentElement.id") == anchor
     assert menu.is_visible() and pilcrow.get_attribute("aria-expanded") == "true"
-    url = served + urls.at(urls.release(version), anchor)
-    title = f"PyTorch {version}: {_cut(record)}"
-    for f in cite.FORMATS:
-        button = menu.locator(f'pre[data-cite="{f.id}"] + button.atlas-cite-copy')
-        assert copy_by_keyboard(page, button) == cite.fill(f.link, f.escapes, title, url), f.id
+    copies_each_kind(page, served, version, change)
     page.keyboard.press("Escape")
     assert menu.is_hidden()
     assert page.evaluate("document.activeElement.classList.contains('atlas-copy')")
+    # A record with characters each format must escape ([ ] < > & |): the browser escapes as Python does.
+    special = page.evaluate(
+        "Array.from(document.querySelectorAll('li.atlas-change'))"
+        ".findIndex(li => /[\\[\\]<>&|]/.test((li.querySelector('p') || li).textContent.slice(0, 100)))"
+    )
+    assert special >= 0
+    tricky = changes.nth(special)
+    tricky.evaluate(OPEN)
+    tricky.locator("a.atlas-copy").click()
+    copies_each_kind(page, served, version, tricky)
     other = changes.nth(10)
     other.evaluate(OPEN)
     other.locator("a.atlas-copy").click()
