@@ -269,3 +269,9 @@ def test_the_url_promise_lists_every_badge_and_feature_json():
     committed = (ROOT / "generator/published_urls.txt").read_text(encoding="utf-8").split()
     assert "badges/flex-attention.svg" in committed and "api/v1/features/flex-attention.json" in committed
     assert "badges/flex-attention/cuda.svg" in committed
+
+
+def test_citations_name_the_site_as_mkdocs_yml_does():
+    from generator.describe import SITE_NAME
+
+    assert f"\nsite_name: {SITE_NAME}\n" in (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
