@@ -1,4 +1,4 @@
-"""Command line: python -m generator {check,build,serve,import-notes}. Exit codes: 0 ok,
+"""Command line: python -m generator {check,build,serve,import-notes,new-release}. Exit codes: 0 ok,
 1 content errors, 2 usage or I/O errors. Content errors are printed one per line."""
 
 from __future__ import annotations
@@ -37,6 +37,16 @@ def parser() -> argparse.ArgumentParser:
     imp.add_argument("--output", default=None)
     imp.add_argument("--diff", action="store_true", help="show what a re-import would change; write nothing")
     imp.add_argument("--content", type=Path, default=DEFAULT_CONTENT)
+    new = sub.add_parser(
+        "new-release",
+        help="add a release: the release file's skeleton, its imported change list, and a to-do list",
+    )
+    new.add_argument("release", help="the minor release, e.g. 2.14")
+    new.add_argument("--notes", required=True, help="its GitHub release notes (Markdown)")
+    new.add_argument("--date", help="release date YYYY-MM-DD (default: content/sources/INDEX.md)")
+    new.add_argument("--commits", type=int, help="commits since the previous release (default: INDEX.md)")
+    new.add_argument("--contributors", type=int, help="contributors since the previous release (default: INDEX.md)")
+    new.add_argument("--content", type=Path, default=DEFAULT_CONTENT)
     return p
 
 

@@ -25,6 +25,8 @@ How a line under a section is read:
   directly followed by sibling items ("New meta tensor implementations:" over "* nonzero (#1)").
 - A PR-less entry heading met inside the body of a list-item change at a deeper level than its
   area ("### Version <2.9" under a deprecation bullet) continues that change.
+- In the breaking and deprecation sections, a PR-less bullet right after a PR-citing change of
+  the same area is that change's explanation, joined to it (2.10's `fallback=False` default).
 - An area heading whose title is a sentence ("### Dropped support for Triton < 2.2.0. Removed
   Support for CUDA 12.4, Anaconda in CI/CD." over the bullets that say each of it) summarises the
   changes under it: it names no area, and its words only help the wording decide one (below).
@@ -36,8 +38,9 @@ How a line under a section is read:
 
 from __future__ import annotations
 
+import html
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from itertools import pairwise
 
 AREA_SEPARATOR = " › "
@@ -54,11 +57,14 @@ WORDING: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...] = tuple(
             ("release engineering", "releng"),
         ),
         (r"\bmacos\b|\bmetal\b", ("mps",)),
-        (r"\bbuilds?\b", ("build", "release engineering", "releng")),
+        (r"\bbuilds?\b|\bc\+\+\d\d\b|\bheader guards?\b", ("build", "release engineering", "releng")),
+        (r"\boperator schemas?\b", ("composability",)),
+        (r"\bStorageImpl\b|\bc10::", ("c++ extensions", "c++", "cpp")),
+        (r"\bnamed tensors?\b", ("python",)),
         (r"\bcustom operators?\b|\bcustom ops?\b|torch\.library\b", ("composability",)),
         (r"stable::|\bshim\b|\blibtorch\b", ("c++ extensions", "c++", "cpp")),
         (r"\bdataloader\b|torch\.utils\.data\b", ("dataloader",)),
-        (r"\bc10d\b|\bfsdp2?\b|\bdtensor\b|torch\.distributed\b", ("distributed",)),
+        (r"\bc10d\b|\bnccl\b|\bfsdp2?\b|\bdtensor\b|torch\.distributed\b", ("distributed",)),
         (r"\blr_?scheduler\b|torch\.optim\b", ("optim", "optimizer")),
     )
 )
@@ -94,13 +100,16 @@ _TOC_LINE = re.compile(r"^[ \t]*(?:[-*+]|\d+[.)])[ \t]+\[[^\]]+\]\(#[A-Za-z][\w-
 # - a bare https://github.com/pytorch/pytorch/pull/N URL;
 # - "#N" anywhere else, unless an issue keyword stands before it ("issue #1", "fixes #1",
 #   "closes #1", "resolves #1"): GitHub's closing keywords mark an issue, not the change's PR.
-# Fenced code is not searched.
+# Fenced code and inline code spans (``Misaligned Tensor data on argument #0``) are not searched.
 _REF = re.compile(
     r"\[#(?P<link>\d+)\]\((?P<url>[^)]*)\)"
     r"|https?://github\.com/pytorch/pytorch/pull/(?P<pull>\d+)"
     r"|(?P<kw>\b(?:issues?|fix(?:e[sd])?|close[sd]?|resolve[sd]?)[ \t]+)?(?<![\w&#])#(?P<num>\d+)(?!\d)",
     re.IGNORECASE,
 )
+# An inline code span: a run of backticks, then text, then a run of the same length (CommonMark),
+# on one line (so a stray backtick never hides the references of the lines below it).
+_INLINE_CODE = re.compile(r"(?<!`)(`+)(?!`)([^\n]+?)(?<!`)\1(?!`)")
 _NOT_A_PR_URL = re.compile(r"github\.com/(?:pytorch/pytorch/issues/|(?!pytorch/pytorch(?:/|$))[^/\s]+/)", re.IGNORECASE)
 
 
@@ -117,6 +126,10 @@ class ImportedChange:
     """The entry as written (Markdown): dedented, each line right-stripped, fences kept."""
     prs: tuple[int, ...]
     """Every pytorch/pytorch PR the text cites, in order of first appearance."""
+    issues: tuple[int, ...] = ()
+    """Every pytorch/pytorch issue the text links to (a tracked regression's report), in order."""
+    line: int = field(default=0, compare=False)
+    """The line of the notes the change starts on (1-based), for error messages; 0 when unknown."""
 
 
 @dataclass(frozen=True)
@@ -128,14 +141,14 @@ class ParsedNotes:
 
 
 def find_prs(text: str) -> tuple[int, ...]:
-    """The PR numbers `text` cites outside fenced code, deduplicated, in order."""
+    """The PR numbers `text` cites outside fenced and inline code, deduplicated, in order."""
     prose, fence = [], None
     for line in text.split("\n"):
         fence, in_code = _fence_step(fence, line)
         if not in_code:
             prose.append(line)
     found: dict[int, None] = {}
-    for m in _REF.finditer("\n".join(prose)):
+    for m in _REF.finditer(_INLINE_CODE.sub(" ", "\n".join(prose))):
         if m["link"]:
             if not _NOT_A_PR_URL.search(m["url"]):
                 found[int(m["link"])] = None
@@ -144,6 +157,77 @@ def find_prs(text: str) -> tuple[int, ...]:
         elif not m["kw"]:
             found[int(m["num"])] = None
     return tuple(found)
+
+
+_ISSUE = re.compile(r"https?://github\.com/pytorch/pytorch/issues/(\d+)(?!\d)", re.IGNORECASE)
+
+
+def find_issues(text: str) -> tuple[int, ...]:
+    """The pytorch/pytorch issue numbers `text` links to outside code, deduplicated, in order."""
+    prose, fence = [], None
+    for line in text.split("\n"):
+        fence, in_code = _fence_step(fence, line)
+        if not in_code:
+            prose.append(line)
+    return tuple(dict.fromkeys(int(n) for n in _ISSUE.findall(_INLINE_CODE.sub(" ", "\n".join(prose)))))
+
+
+@dataclass(frozen=True)
+class Highlight:
+    """One line of the notes' Highlights (a table cell or a list item), as plain text."""
+
+    text: str
+    tier: str  # the tier heading above it in the table ("API-Unstable"), "" when none
+    line: int  # 1-based line in the notes
+
+
+# A table row runs from its <tr> to the next (2.10 closes rows with a second <tr>, not </tr>).
+_ROW_HTML = re.compile(r"<tr\b[^>]*>(.*?)(?=<tr\b|</table>|\Z)", re.IGNORECASE | re.DOTALL)
+_CELL = re.compile(r"<t[dh][^>]*>(.*?)</t[dh]>", re.IGNORECASE | re.DOTALL)
+_TIER_CELL = re.compile(r"^(?:(?:API-)?(?:un)?stable|beta|prototype)\b[^.]{0,30}$", re.IGNORECASE)
+
+
+def highlights(text: str) -> tuple[Highlight, ...]:
+    """The Highlights section's items, table cells or list items, each with the tier its table
+    files it under: a row of tier names heads columns (2.6), a one-cell tier row heads the rows
+    below it (2.9)."""
+    lines = text.replace("\r\n", "\n").split("\n")
+    body, level = [], None
+    for i, line in enumerate(lines):
+        heading = _HEADING.match(line)
+        if heading and level is not None and len(heading[1]) <= level:
+            break
+        if heading and level is None and section_key(heading[2]) == "highlights":
+            level, first = len(heading[1]), i + 1
+        elif level is not None:
+            body.append(line)
+    if level is None:
+        return ()
+    section = "\n".join(body)
+    out: list[Highlight] = []
+    columns: list[str] = []
+    tier = ""
+    for row in _ROW_HTML.finditer(section):
+        cells = [(m.start(1) + row.start(1), _plain(m[1])) for m in _CELL.finditer(row[1])]
+        cells = [(at, c) for at, c in cells if c]
+        if cells and all(_TIER_CELL.match(c) for _, c in cells):
+            names = [re.sub(r"^.*\((.+)\)$", r"\1", c) for _, c in cells]
+            columns, tier = (names, "") if len(names) > 1 else ([], names[0])
+            continue
+        for k, (at, cell) in enumerate(cells):
+            where = first + 1 + section.count("\n", 0, at)
+            out.append(Highlight(cell, columns[k] if k < len(columns) else tier, where))
+    if not out:  # a list instead of a table
+        for k, line in enumerate(body):
+            item = _ITEM.match(line)
+            if item and _plain(line[item.end() :]):
+                out.append(Highlight(_plain(line[item.end() :]), "", first + 1 + k))
+    return tuple(out)
+
+
+def _plain(markup: str) -> str:
+    """Table-cell or list-item markup as one line of plain text."""
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", "", markup)).replace("**", "").split())
 
 
 def section_key(heading: str) -> str:
@@ -282,7 +366,8 @@ class _Builder:
                 self._line(i)
                 i += 1
         self._flush()
-        return ParsedNotes(_areas_from_wording(self.changes, self.summaries), tuple(self.warnings))
+        changes = _join_explanations(_areas_from_wording(self.changes, self.summaries))
+        return ParsedNotes(changes, tuple(self.warnings))
 
     def _start_section(self, i: int, title: str) -> None:
         self._flush()
@@ -496,7 +581,11 @@ class _Builder:
         if text:
             parts = area.split(AREA_SEPARATOR) if area else []
             named = AREA_SEPARATOR.join(p for p in parts if not is_sentence(p))
-            self.changes.append(ImportedChange(self.section or OTHER, _fit(named), text, find_prs(text)))
+            self.changes.append(
+                ImportedChange(
+                    self.section or OTHER, _fit(named), text, find_prs(text), find_issues(text), lines[0] + 1
+                )
+            )
             self.summaries.append(tuple(p for p in parts if is_sentence(p)))
 
     def _text(self, lines: list[int]) -> str:
@@ -513,6 +602,33 @@ class _Builder:
                 fence_pad = min(pad, spaces)
             out.append(line[min(fence_pad if in_code else pad, spaces) :])
         return "\n".join(out).strip("\n")
+
+
+_ACTING = ("bc-breaking", "deprecations")
+
+
+def _join_explanations(changes: tuple[ImportedChange, ...]) -> tuple[ImportedChange, ...]:
+    """Each bullet that cites no PR and explains the bullet above it, joined to that bullet.
+
+    In the breaking and deprecation sections a notes author sometimes writes a change's
+    explanation as a bullet of its own (2.10: "- `fallback=False` is now the default … (#162726)"
+    then "- The exporter now uses … set `fallback=True`"): a PR-less bullet right after a
+    PR-citing change of the same section and area is that change's text, not a change."""
+    out: list[ImportedChange] = []
+    for change in changes:
+        last = out[-1] if out else None
+        if (
+            last is not None
+            and change.section in _ACTING
+            and not change.prs
+            and _ITEM.match(change.text)
+            and last.prs
+            and (last.section, last.area) == (change.section, change.area)
+        ):
+            out[-1] = replace(last, text=f"{last.text}\n{change.text}", issues=last.issues + change.issues)
+        else:
+            out.append(change)
+    return tuple(out)
 
 
 def is_sentence(label: str) -> bool:
@@ -545,7 +661,7 @@ def _areas_from_wording(changes: list[ImportedChange], summaries: list[tuple[str
         if not change.area:
             first = change.text.split("\n", 1)[0]
             area = next(filter(None, (_area_in(line, names) for line in (first, *summary))), "")
-            change = ImportedChange(change.section, area, change.text, change.prs)
+            change = replace(change, area=area)
         out.append(change)
     return tuple(out)
 

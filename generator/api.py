@@ -11,7 +11,7 @@ from pathlib import Path
 
 from . import urls
 from .describe import Standing, feature_standing
-from .model import ALL, Entry, Feature, Release, Site, parts
+from .model import ALL, ChangeView, Entry, Feature, Release, Site, parts
 
 
 def _dump(data) -> bytes:
@@ -29,6 +29,7 @@ def _entry(entry: Entry, base: str) -> dict:
         "area": entry.area,
         "summary": entry.summary,
         "prs": list(entry.prs),
+        "pr_urls": [urls.pr(pr) for pr in entry.prs],
         "contributors": list(entry.contributors),
         "source": entry.source,
         "removal": entry.removal,
@@ -114,6 +115,11 @@ def _release(site: Site, release: Release, base: str) -> bytes:
                 "removal": v.change.removal,
                 "group": v.group,
                 "symbols": list(v.symbols),
+                "pr_urls": [urls.pr(pr) for pr in v.change.prs],
+                "issues": list(v.change.issues),
+                "issue_urls": [urls.issue(n) for n in v.change.issues],
+                "workaround": v.change.workaround,
+                "features": [{"id": fid, "source": _feature_source(v, fid)} for fid in v.features],
             }
             for s in site.release_views[release.version].sections
             for area in s.areas
@@ -121,6 +127,14 @@ def _release(site: Site, release: Release, base: str) -> bytes:
         ],
     }
     return _dump(data)
+
+
+def _feature_source(view: ChangeView, fid: str) -> str:
+    """How a change came to be a feature's: "tag" (hand-written), "area" (its area's default),
+    or "entry" (a release entry of the feature cites one of its PRs)."""
+    if fid in view.change.features:
+        return "tag"
+    return "area" if fid in view.derived else "entry"
 
 
 def _features(site: Site, base: str) -> bytes:

@@ -105,4 +105,11 @@ def import_notes(args) -> int:
     return importer.command(args.file, args.release, args.output, args.diff, str(args.content))
 
 
-VERBS = {"check": check, "build": build, "serve": serve, "import-notes": import_notes}
+def new_release(args) -> int:
+    """Add a release: skeleton, change list, to-do list (generator.new_release)."""
+    from . import new_release as adder
+
+    return adder.command(args)
+
+
+VERBS = {"check": check, "build": build, "serve": serve, "import-notes": import_notes, "new-release": new_release}

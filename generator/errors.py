@@ -5,6 +5,10 @@ from __future__ import annotations
 import difflib
 from dataclasses import dataclass
 
+MAX_MESSAGE = 300
+"""A message quotes at most an excerpt of a value: past this many characters it is cut (a last
+guard; each message already shortens the values it quotes)."""
+
 
 @dataclass(frozen=True, order=True)
 class Problem:
@@ -18,7 +22,8 @@ class Problem:
 
     def __str__(self) -> str:
         where = f"{self.path}:{self.line}:{self.col}" if self.col else f"{self.path}:{self.line}"
-        return f"{where}: {self.field}: {self.message}" if self.field else f"{where}: {self.message}"
+        message = self.message if len(self.message) <= MAX_MESSAGE else self.message[: MAX_MESSAGE - 1] + "…"
+        return f"{where}: {self.field}: {message}" if self.field else f"{where}: {message}"
 
 
 class ContentError(Exception):

@@ -62,6 +62,7 @@ def environment() -> jinja2.Environment:
         frontmatter=textfilters.frontmatter,
         date=release_date_text,
         pr_url=lambda n: textfilters.url(urls.pr(n)),
+        issue_url=lambda n: textfilters.url(urls.issue(n)),
         tojson_attr=lambda v: textfilters.text(json.dumps(v, sort_keys=True, separators=(",", ":"))),
     )
     env.globals.update(

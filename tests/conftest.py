@@ -12,6 +12,12 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURE = ROOT / "tests" / "fixtures" / "content"
 GOLDEN = ROOT / "tests" / "golden"
+# The real content's releases in order (from its release files), and the newest: tests that mean
+# "the latest release" say LATEST, so a new release does not need them edited.
+REAL_RELEASES = sorted(
+    (p.stem for p in (ROOT / "content" / "releases").glob("*.yaml")), key=lambda v: tuple(map(int, v.split(".")))
+)
+LATEST = REAL_RELEASES[-1]
 
 
 def pytest_addoption(parser):

@@ -109,6 +109,6 @@ def test_release_page_upgrade_section_matches_the_api(real_site: Path):
         page = (real_site / urls.release(data["version"]) / "index.html").read_text(encoding="utf-8")
         section = page.split('<div class="atlas-upgrade">', 1)[1].split("</div>", 1)[0] if wanted else ""
         linked = re.findall(
-            r'<li class="atlas-upgrade-item" data-group="(?!new)[a-z]+">.*?href="\./#(c-[0-9a-f]+(?:-\d+)?)"', section
+            r'<li class="atlas-upgrade-item" data-group="(?!new)[a-z-]+">.*?href="\./#(c-[0-9a-f]+(?:-\d+)?)"', section
         )
         assert sorted(linked) == sorted(wanted), data["version"]

@@ -25,15 +25,10 @@ ROOT = Path(__file__).resolve().parent.parent
 GOLDEN_DIR = ROOT / "tests" / "golden" / "import_notes"
 CHANGES_DIR = ROOT / "content" / "changes"
 SCHEMA = json.loads((ROOT / "generator" / "schemas" / "changes.schema.json").read_text(encoding="utf-8"))
-# The raw notes live beside the project (../shared/sources), not in it. A clone elsewhere finds
-# them at RELEASE_NOTES_DIR, or in the workplace's shared folder (/work/shared/sources).
-_CANDIDATES = [Path(p) for p in (os.environ.get("RELEASE_NOTES_DIR"),) if p] + [
-    ROOT.parent / "shared" / "sources",
-    Path("/work/shared/sources"),
-]
-SOURCES = next((p for p in _CANDIDATES if p.is_dir()), _CANDIDATES[0])
-REAL_RELEASES = ["2.5", "2.6", "2.7", "2.8", "2.9", "2.10", "2.11", "2.12"]
-# The GitHub release notes of each release, as ../shared/sources/INDEX.md names them.
+# The official documents the content is written from, kept in the project (content/sources/INDEX.md).
+SOURCES = ROOT / "content" / "sources"
+REAL_RELEASES = ["2.5", "2.6", "2.7", "2.8", "2.9", "2.10", "2.11", "2.12", "2.13", "2.14"]
+# The GitHub release notes of each release, as content/sources/INDEX.md names them.
 NOTES_FILES = {"2.5": "release-notes-v2.5.0.scraped-copy.md"}
 GOLDEN_INPUTS = sorted(p.name for p in GOLDEN_DIR.glob("*.md"))
 
@@ -47,7 +42,7 @@ def import_text(text: str, name: str, release: str = "2.99", previous: str | Non
 def real_notes(release: str) -> Path:
     path = SOURCES / NOTES_FILES.get(release, f"release-notes-v{release}.0.md")
     if not path.exists():
-        pytest.fail(f"{path} not found (looked in {', '.join(map(str, _CANDIDATES))}): set RELEASE_NOTES_DIR")
+        pytest.fail(f"{path} not found: content/sources/ holds the release notes of every imported release")
     return path
 
 
@@ -109,7 +104,7 @@ def test_highlights_and_table_of_contents_are_not_changes():
 #
 # What counts as a PR reference, re-stated independently of the importer:
 #   1. "#N" (a '#' not preceded by a letter, digit, '_', '&' or '#', then digits), anywhere outside
-#      fenced code, link texts "[#N](…)" included, is PR N, except
+#      fenced code and inline code (`…`, ``…``), link texts "[#N](…)" included, is PR N, except
 #      a. after an issue keyword: "issue(s) #N", and GitHub's closing keywords "fix/fixes/fixed,
 #         close/closes/closed, resolve/resolves/resolved #N" name an issue, not the change's PR;
 #      b. as the text of a link to a pytorch/pytorch issue or to another repository.
@@ -121,6 +116,18 @@ def test_highlights_and_table_of_contents_are_not_changes():
 ISSUE_WORDS = set("issue issues fix fixes fixed close closes closed resolve resolves resolved".split())
 
 
+def without_inline_code(line: str) -> str:
+    """The line with its code spans blanked: pairs of equal backtick runs, longest runs first
+    (``a `b` c`` holds single ticks); an unpaired run stays as it is."""
+    for ticks in ("```", "``", "`"):
+        pieces = re.split(rf"(?<!`){ticks}(?!`)", line)
+        kept = [p if k % 2 == 0 else " " for k, p in enumerate(pieces)]
+        if len(pieces) % 2 == 0:  # an odd number of runs: the last one opens nothing
+            kept[-1] = ticks + pieces[-1]
+        line = "".join(kept)
+    return line
+
+
 def pr_refs(markdown: str) -> list[int]:
     prose, in_code = [], False
     for line in markdown.split("\n"):
@@ -129,6 +136,7 @@ def pr_refs(markdown: str) -> list[int]:
         elif not in_code:
             prose.append(line)
     text = "\n".join(prose)
+    text = "\n".join(without_inline_code(line) for line in text.split("\n"))
 
     def link(m: re.Match) -> str:
         other = re.search(r"github\.com/(pytorch/pytorch/issues/|(?!pytorch/pytorch/)[^/]+/)", m[2])
@@ -663,3 +671,87 @@ def test_import_stores_the_record_and_not_the_explanation_or_code():
     changes = parse_notes(notes, "n.md").changes
     data = yaml.safe_load(render_changes_yaml("2.99", "https://example.org/x", changes, None))
     assert [c["text"] for c in data["changes"]] == ["- Removed `foo` (#11)"]
+
+
+@pytest.mark.parametrize(
+    ("line", "prs"),
+    [
+        ("- Misaligned Tensor data on argument `#0` is caught (#188283)", (188283,)),
+        ("- ``Misaligned Tensor data on argument #0`` is caught (#188283)", (188283,)),
+        ("- ``a `#1` b`` then (#2)", (2,)),
+        ("- a stray ` backtick, then (#3)", (3,)),
+        ("- unpaired `` then #5", (5,)),
+    ],
+)
+def test_a_hash_number_in_inline_code_is_no_pr(line, prs):
+    """2.14 quotes an error message holding ``argument #0``: code, not a PR reference."""
+    assert parse_notes(f"# Bug Fixes\n{line}\n", "x.md").changes[0].prs == prs
+    assert tuple(dict.fromkeys(pr_refs(line))) == prs
+
+
+def test_a_refused_change_is_named_by_its_line_in_the_notes_with_a_short_excerpt(tmp_path, capsys):
+    """A 400 kB bullet is refused at the notes' line, not at the YAML that was never written,
+    and the message quotes an excerpt of it rather than the whole bullet."""
+    notes_path = tmp_path / "notes.md"
+    notes_path.write_text("# Bug Fixes\n- fine (#1)\n\n- " + "x" * 400_000 + " (#2)\n", encoding="utf-8")
+    assert run(notes_path, tmp_path) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"{notes_path}:4: the change's text: 400,007 characters long, at most 20,000: '- xxx")
+    assert err.count("\n") == 1 and len(err) < 400
+    assert not (tmp_path / "content").exists()
+
+
+def test_tracked_regressions_keep_their_issue_and_hand_written_workaround(tmp_path):
+    notes = (
+        "# Tracked Regressions\n\n### Wheels print an error on import\n\n"
+        "Importing prints a warning ([#195670](https://github.com/pytorch/pytorch/issues/195670)).\n\n"
+        "# Bug Fixes\n- Fixed `argument #0` handling (#7)\n"
+    )
+    parsed = parse_notes(notes, "x.md").changes
+    assert [(c.section, c.prs, c.issues, c.line) for c in parsed] == [
+        ("tracked-regressions", (), (195670,), 3),
+        ("bug-fixes", (7,), (), 8),
+    ]
+    first = import_text(notes, "x.md")
+    edited = first.replace("    issues: [195670]\n", "    issues: [195670]\n    workaround: Ignore it.\n")
+    assert edited != first
+    again = render_changes_yaml("2.99", "https://example.org/n", parsed, edited, notes_file="x.md")
+    assert yaml.safe_load(again)["changes"][0] == {
+        "section": "tracked-regressions",
+        "area": "",
+        "text": "### Wheels print an error on import",
+        "prs": [],
+        "issues": [195670],
+        "workaround": "Ignore it.",
+    }
+
+
+def test_a_pr_less_bullet_explaining_the_breaking_change_above_joins_it():
+    """2.10 wrote the explanation of `fallback=False` as a bullet of its own: one change, not two
+    (the guide listed it twice). Outside the breaking and deprecation sections bullets stay apart."""
+    notes = (
+        "# Backwards Incompatible Changes\n## ONNX\n- `fallback=False` is now the default (#1)\n"
+        "- The exporter no longer falls back. Set `fallback=True` to keep 2.9's behaviour.\n"
+        "# Bug Fixes\n- Fixed a (#2)\n- Fixed b, no PR\n"
+    )
+    changes = parse_notes(notes, "x.md").changes
+    assert [(c.section, c.prs, c.text.count("\n")) for c in changes] == [
+        ("bc-breaking", (1,), 1),
+        ("bug-fixes", (2,), 0),
+        ("bug-fixes", (), 0),
+    ]
+    assert import_text(notes, "x.md").count("text: |-\n      - `fallback=False` is now the default (#1)\n    prs") == 1
+
+
+def test_a_record_line_broken_mid_sentence_keeps_the_end_of_its_sentence():
+    """2.8: "… (#152071). Inductor now supports prologue fusion, so there is no need for" / "special cases now."."""
+    notes = (
+        "# Deprecations\n- `use_mixed_mm` is deprecated (#5). There is no need for\nspecial cases now.\n\n"
+        "  Longer explanation that is not the record.\n"
+        "- `descriptive_names` is deprecated (#6)<br>\n  An explanation after a line break.\n"
+    )
+    texts = [yaml.safe_load(import_text(notes, "x.md"))["changes"][i]["text"] for i in (0, 1)]
+    assert texts == [
+        "- `use_mixed_mm` is deprecated (#5). There is no need for\nspecial cases now.",
+        "- `descriptive_names` is deprecated (#6)<br>",
+    ]

@@ -88,10 +88,17 @@ def test_every_page_head_has_specific_absolute_link_preview_tags(real_site: Path
         assert len(descriptions) >= 5, kind
         repeated = {d for d in descriptions.values() if list(descriptions.values()).count(d) > 1}
         assert not repeated, f"{kind} pages share a description: {sorted(repeated)[:3]}"
-    flex = by_kind["features"]["features/flex-attention"]
-    assert re.match(
-        r"FlexAttention: API-(Unstable|Stable) since 2\.\d+, on .*CUDA.*\. Announced in \d+ PyTorch releases", flex
-    )
+    site = site_model(ROOT / "content")
+    plain = [f for f in site.features if f.id not in site.family_by_id and f.tier_now and len(f.backends) > 1]
+    for f in plain[:5]:  # a feature's page says its tier, since when, where and over how many releases
+        said = by_kind["features"][f"features/{f.id}"]
+        assert said == feature_description(site, f)
+        assert re.match(
+            rf"{re.escape(f.title)}: (.+ since|Removed in) 2\.\d+, on .+ and .+\. Announced in \d+ PyTorch releases?, spanning",
+            said,
+        )
+    family = site.families[0].node
+    assert by_kind["features"][f"features/{family.id}"].startswith(f"{family.name}: a family of ")
     assert by_kind["releases"]["releases/2.8"].startswith("PyTorch 2.8, released August 6, 2025: ")
     assert "release-note changes" in by_kind["backends"]["backends/cuda"]
 

@@ -1,5 +1,5 @@
 """Facts carry over from the sources: every PR an entry cites and every docs link the catalogue
-gives is found in the official document the entry names (../shared/sources, see INDEX.md)."""
+gives is found in the official document the entry names (content/sources, see its INDEX.md)."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ def source_files() -> dict[str, str]:
     """Source URL -> the text of its local copy: the posts by INDEX.md's table, the notes by tag."""
     index = SOURCES / "INDEX.md"
     if not index.exists():
-        pytest.fail(f"{index} not found: set RELEASE_NOTES_DIR to the sources folder")
+        pytest.fail(f"{index} not found: content/sources/ keeps the official documents")
     out = {}
     for name, url in re.findall(r"^\| (blog-[\w.-]+\.md) \| [\d.]+ \| (\S+) \|", index.read_text(), re.M):
         out[url] = (SOURCES / name).read_text(encoding="utf-8")

@@ -140,6 +140,8 @@
           li.append(el("span", { class: "atlas-tag" }, it.release), " ");
           if (it.area) li.append(el("span", { class: "atlas-area-name" }, it.area + ": "));
           li.append(el("a", { href: it.href }, it.text));
+          if (key === "known-issues" && it.backends.length) li.append(el("span", { class: "atlas-area-name" },
+            " · for " + it.backends.map(function (b) { return backendName(q.form, b); }).join(", ")));
           list.append(li);
         }
         section.append(list);
@@ -150,17 +152,13 @@
 
   /* ---- /upgrade/: the upgrade guide, grouped as a reader works through it, filtered to a
      backend and to pasted code. The paste never leaves the page. ---- */
-  const STEPS = [
-    ["breaking", "Breaking changes"],
-    ["defaults", "Default and behaviour changes"],
-    ["removals", "Removals"],
-    ["deprecations", "Deprecations"],
-    ["new", "New features and promotions"],
-  ];
-  const KINDS = {
-    "api-removed": "API removed", "behaviour-change": "Behaviour change", "default-change": "Default change",
-    "build-packaging": "Build and packaging", "numerics": "Numerics may differ",
-  };
+  /* The steps and kinds are the build's (generator.model UPGRADE_GROUPS and CHANGE_KINDS),
+     written on the form as data-steps and data-kinds. */
+  function formTable(form, key) { return JSON.parse(form.dataset[key] || "[]"); }
+  function backendName(form, id) {
+    const option = Array.from(form.elements.backend.options).find(function (o) { return o.value === id; });
+    return option ? option.textContent : id;
+  }
 
   /* What pasted code uses: dotted names with their prefixes and parts, env vars, --flags
      (generator/symbols.py `tokens` is the reference). */
@@ -186,6 +184,7 @@
 
   function initUpgrade() {
     const form = rangeForm("atlas-upgrade", "atlas-upgrade-result", function (q) {
+      const STEPS = formTable(q.form, "steps"), KINDS = formTable(q.form, "kinds");
       const code = q.form.elements.code.value.trim();
       const tokens = code ? pastedTokens(code) : null;
       const steps = Object.fromEntries(STEPS.map(function (s) { return [s[0], []]; }));
@@ -194,17 +193,20 @@
         const page = q.site + "releases/" + rel.version + "/";
         for (const c of rel.change_list) {
           if (!c.group) continue;
-          if (q.backend && c.backends.length && !c.backends.includes(q.backend)) continue;
+          // Known issues show whatever the backend: a release's few known problems are worth a glance.
+          if (q.backend && c.group !== "known-issues" && c.backends.length && !c.backends.includes(q.backend)) continue;
           if (tokens && !usesAny(c.symbols, tokens)) { dropped++; continue; }
           steps[c.group].push({ release: rel.version, href: page + "#" + c.anchor, text: plain(c.text).concat(
             c.text.split("\n").length > 1 ? " " + plain(c.text.split("\n").slice(1).join(" ")) : ""),
-            area: c.area, kind: c.kind, note: c.note, restore: c.restore, removal: c.removal, prs: c.prs });
+            area: c.area, kind: c.kind, note: c.note, restore: c.restore, removal: c.removal,
+            workaround: c.workaround, prs: c.prs, prUrls: c.pr_urls, issues: c.issues, issueUrls: c.issue_urls,
+            backends: c.backends });
         }
         if (tokens) continue;  // new features name no code of yours
         for (const e of rel.entries) {
           if (q.backend && e.backends.length && !e.backends.includes(q.backend)) continue;
           if (e.change !== "new" && e.change !== "promoted") continue;
-          steps.new.push({ release: rel.version, href: page + "#" + e.id, text: e.title, kind: null, prs: e.prs,
+          steps.new.push({ release: rel.version, href: page + "#" + e.id, text: e.title, kind: null, prs: e.prs, prUrls: e.pr_urls,
             label: e.change === "new" ? "New" : "Promoted" });
         }
       }
@@ -231,10 +233,14 @@
           if (it.area && it.area !== area) li.append(el("span", { class: "atlas-area-name" }, it.area + ": "));
           area = it.area;
           li.append(el("a", { href: it.href }, it.text));
-          if (it.note) { li.append(el("br")); li.append(el("strong", {}, "What to do: ")); li.append(it.note.replace(/`/g, "")); }
+          if (key === "known-issues" && it.backends.length) li.append(el("span", { class: "atlas-area-name" },
+            " · for " + it.backends.map(function (b) { return backendName(q.form, b); }).join(", ")));
+          if (it.note) { li.append(el("br")); li.append(el("strong", {}, key === "known-issues" ? "What fails: " : "What to do: ")); li.append(it.note.replace(/`/g, "")); }
+          if (it.workaround) { li.append(" "); li.append(el("strong", {}, "Workaround: ")); li.append(it.workaround.replace(/`/g, "")); }
+          (it.issues || []).forEach(function (n, k) { li.append(" "); li.append(el("a", { href: it.issueUrls[k] }, "issue #" + n)); });
           if (it.restore) { li.append(" "); li.append(el("strong", {}, "Old behaviour back: ")); li.append(el("code", {}, it.restore)); }
           if (it.removal) { li.append(" "); li.append(el("strong", {}, "Removal planned in " + it.removal + ".")); }
-          for (const pr of it.prs || []) { li.append(" "); li.append(el("a", { href: "https://github.com/pytorch/pytorch/pull/" + pr }, "PR #" + pr)); }
+          (it.prs || []).forEach(function (pr, k) { li.append(" "); li.append(el("a", { href: it.prUrls[k] }, "PR #" + pr)); });
           list.append(li);
         }
         section.append(items.length ? list : el("p", {}, "None."));
