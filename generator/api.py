@@ -10,7 +10,8 @@ import json
 from pathlib import Path
 
 from . import urls
-from .model import ALL, ChangeView, Entry, Release, Site, parts
+from .describe import Standing, feature_standing
+from .model import ALL, ChangeView, Entry, Feature, Release, Site, parts
 
 
 def _dump(data) -> bytes:
@@ -72,6 +73,10 @@ def render_api(site: Site, base: str) -> dict[str, tuple[frozenset, object]]:
     for release in site.releases:
         inputs = parts([release.version], release=True, entries=True, changes=True)
         files[urls.api_release(release.version)] = (inputs, lambda r=release: _release(site, r, base))
+    for feature in site.features:
+        inputs = parts([e.release for e in feature.entries], entries=True)
+        for fid in (feature.id, *feature.aliases):  # a former id's file keeps answering
+            files[urls.api_feature(fid)] = (inputs, lambda f=feature: _feature(site, f, base))
     for view in site.backend_views:
         files[urls.api_backend(view.backend.id)] = (
             parts(site.versions, entries=True, changes=True),
@@ -148,6 +153,8 @@ def _features(site: Site, base: str) -> bytes:
             "removal_planned": f.removal_planned,
             "removed_in": f.removed_in,
             "url": base + urls.feature(f.id),
+            "badge": base + urls.badge(f.id),
+            "api": base + urls.api_feature(f.id),
             "parent": f.family[-1].id if f.family else None,
             "about": f.about,
             "docs": f.docs,
@@ -168,6 +175,48 @@ def _features(site: Site, base: str) -> bytes:
         for family in site.families
     ]
     return _dump({"features": features, "families": families})
+
+
+def _standing(s: Standing | None) -> dict:
+    return {
+        "tier": s.tier.id if s and s.tier else None,
+        "tier_name": s.tier.name if s and s.tier else None,
+        "since": s.since if s else None,
+        "status": s.words if s else None,
+    }
+
+
+def _feature(site: Site, f: Feature, base: str) -> bytes:
+    """One feature for a wiki macro: its standing overall and per backend, and its tiers by release."""
+    data = {
+        "id": f.id,
+        "title": f.title,
+        "area": f.area,
+        "aliases": list(f.aliases),
+        "family": [node.id for node in f.family],
+        "parent": f.family[-1].id if f.family else None,
+        "first": f.first,
+        "url": base + urls.feature(f.id),
+        "badge": base + urls.badge(f.id),
+        "api": base + urls.api_feature(f.id),
+        "backends": {
+            b: _standing(feature_standing(site, f, b))
+            | {"badge": base + urls.badge(f.id, b), "url": base + urls.backend(b)}
+            for b in f.backends
+        },
+        "lifecycle": [
+            {
+                "release": e.release,
+                "tier": e.tier,
+                "change": e.change,
+                "backends": list(e.backends),
+                "title": e.title,
+                "url": base + urls.at(urls.release(e.release), urls.entry_anchor(e.id)),
+            }
+            for e in f.entries
+        ],
+    } | _standing(feature_standing(site, f))
+    return _dump(data)
 
 
 def _backend(view, base: str) -> bytes:

@@ -52,8 +52,8 @@ CHANGE_KINDS = {
     "no-action": "No action needed",
 }
 """What an upgrade meets (the changes schema's `kind`; the one table its enum, the pages' labels and
-the upgrade guide's labels in atlas.js follow). `no-action` marks a noted change outside the breaking
-and deprecation sections that asks nothing of a reader: release pages show it, the guide leaves it out."""
+the upgrade guide's labels follow: the guide reads them from its form's data-kinds). `no-action`
+marks a noted change outside the breaking and deprecation sections that asks nothing of a reader: release pages show it, the guide leaves it out."""
 QUIET_KINDS = frozenset({"no-action"})
 """Kinds that keep a change out of the upgrade guide, and so out of the sections that ask for action."""
 ACTION_SECTIONS = frozenset({"bc-breaking", "deprecations"})
