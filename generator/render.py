@@ -15,7 +15,7 @@ from pathlib import Path
 import jinja2
 from markupsafe import Markup
 
-from . import textfilters, urls
+from . import rawhtml, textfilters, urls
 from .enrich import CHANGE_LABELS, home, release_date_text
 from .model import ALL, CHANGE_KINDS, SECTION_TITLES, SYMBOL_INDEX, UPGRADE_GROUPS, Site, parts, symbol_part
 
@@ -57,6 +57,7 @@ def environment() -> jinja2.Environment:
         headline=textfilters.headline,
         html_id=textfilters.html_id,
         blocks=textfilters.blocks,
+        html_block=lambda html: Markup(rawhtml.wrap(html)),
         url=textfilters.url,
         num=lambda n: f"{n:,}",
         frontmatter=textfilters.frontmatter,
