@@ -9,30 +9,19 @@ from __future__ import annotations
 
 import functools
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import jinja2
 from markupsafe import Markup
 
 from . import rawhtml, textfilters, urls
-from .enrich import CHANGE_LABELS, home, release_date_text
-from .model import ALL, CHANGE_KINDS, SECTION_TITLES, SYMBOL_INDEX, UPGRADE_GROUPS, Site, parts, symbol_part
+from .enrich import CHANGE_LABELS, release_date_text
+from .model import CHANGE_KINDS, SECTION_TITLES, UPGRADE_GROUPS, Site
+from .pages import ROOT, pages
 
-ROOT = Path(__file__).resolve().parent.parent
 TEMPLATES = ROOT / "templates"
 ASSETS = TEMPLATES / "assets"
-
-
-@dataclass(frozen=True)
-class Page:
-    """A generated page: its URL (from generator.urls) and the template that renders it."""
-
-    url: str  # e.g. "releases/2.12/"; its source under docs/ is urls.source(url)
-    template: str
-    context: dict
-    source: str  # content file(s) it came from, named in a comment at the top
-    inputs: frozenset = ALL  # the parts of content it shows ("*": all); see `parts`
 
 
 @functools.cache
@@ -75,160 +64,203 @@ def environment() -> jinja2.Environment:
     return env
 
 
-def pages(site: Site) -> list[Page]:
-    """Every page of the site, with its template, context (each page gets its own view) and the
-    parts of content it shows."""
-    every = site.versions
-    out = [
-        Page(
-            urls.HOME,
-            "home.md.j2",
-            {"view": site.release_views[site.latest.version], "home": home(site)},
-            "releases/*.yaml, changes/*.yaml",
-        ),
-        Page(urls.RELEASES, "releases.md.j2", {}, "releases/*.yaml", parts(every, release=True, entries=True)),
-        Page(urls.FEATURES, "features.md.j2", {}, "releases/*.yaml", parts(every, entries=True)),
-        Page(urls.BACKENDS, "backends.md.j2", {}, "backends.yaml", parts(every, entries=True, changes=True)),
-        Page(urls.TIERS, "tiers.md.j2", {}, "tiers.yaml", parts(every, entries=True)),
-        Page(urls.CONTRIBUTORS, "contributors.md.j2", {}, "releases/*.yaml", parts(every, release=True, entries=True)),
-        Page(urls.COMPATIBILITY, "compatibility.md.j2", {}, "releases/*.yaml", parts(every, release=True)),
-        Page(urls.TIMELINE, "timeline.md.j2", {}, "releases/*.yaml", parts(every, entries=True)),
-        Page(urls.COMPARE, "compare.md.j2", {}, "releases/*.yaml, changes/*.yaml"),
-        Page(
-            urls.UPGRADE,
-            "upgrade.md.j2",
-            {},
-            "releases/*.yaml, changes/*.yaml",
-            parts(every, release=True, changes=True),
-        ),
-        Page(urls.DEPRECATIONS, "deprecations.md.j2", {}, "releases/*.yaml", parts(every, entries=True)),
-        Page(urls.API_PAGE, "api.md.j2", {}, "releases/*.yaml"),
-        Page(urls.SPEED, "speed.md.j2", {"report": _benchmark()}, "../generator/benchmark.md (make bench)"),
-    ]
-    out.append(Page(urls.SYMBOLS, "symbols.md.j2", {}, "releases/*.yaml, changes/*.yaml", frozenset({SYMBOL_INDEX})))
-    for module in site.symbol_pages.values():
-        out.append(
-            Page(
-                urls.symbol_page(module.name),
-                "symbol_module.md.j2",
-                {"module": module},
-                "releases/*.yaml, changes/*.yaml",
-                frozenset({symbol_part(module.name)}),
-            )
-        )
-    for release in site.releases:
-        source = release.source_file + (f", changes/{release.version}.yaml" if release.changes else "")
-        # Its entries name their features' titles and release counts, which other releases decide.
-        mentioned = {e.release for entry in release.entries for e in site.feature_by_id[entry.id].entries}
-        view = site.release_views[release.version]
-        out.append(
-            Page(
-                urls.release(release.version),
-                "release.md.j2",
-                {"release": release, "view": view},
-                source,
-                parts([release.version], release=True, changes=True) | parts(mentioned, entries=True),
-            )
-        )
-    for feature in site.features:
-        if feature.id in site.family_by_id:
-            continue  # its family page tells its story
-        inputs = parts([e.release for e in feature.entries], entries=True) | {f"feature:{feature.id}"}
-        context = {"feature": feature, "changes": site.feature_changes.get(feature.id, ())}
-        source = "features/*.yaml, releases/*.yaml, changes/*.yaml"
-        out.append(Page(urls.feature(feature.id), "feature.md.j2", context, source, inputs))
-    for family in site.families:
-        inputs = parts(every, entries=True) | {f"feature:{fid}" for fid in family.ids}
-        source = f"{family.node.source_file}, releases/*.yaml, changes/*.yaml"
-        out.append(Page(urls.feature(family.node.id), "family.md.j2", {"family": family}, source, inputs))
-    for view in site.backend_views:
-        out.append(
-            Page(
-                urls.backend(view.backend.id),
-                "backend.md.j2",
-                {"view": view},
-                "backends.yaml, releases/*.yaml",
-                parts(every, entries=True, changes=True),
-            )
-        )
-        for release, views in view.changes_by_release:
-            out.append(
-                Page(
-                    urls.backend_changes(view.backend.id, release.version),
-                    "backend_changes.md.j2",
-                    {"view": view, "release": release, "views": views},
-                    f"backends.yaml, changes/{release.version}.yaml",
-                    parts([release.version], release=True, changes=True),
-                )
-            )
-    return out
+_MISSING = object()
 
 
-BENCHMARK = ROOT / "generator" / "benchmark.md"
+class SiteReads:
+    """The site as a template sees it: every attribute it reads (and, for the dict-valued
+    indexes such as `feature_by_id`, every key it looks up) is recorded in `reads`, as paths
+    `Reads.value` resolves. A page's dependencies are then what it read plus its view."""
+
+    __slots__ = ("_site", "reads")
+
+    def __init__(self, site: Site):
+        self._site = site
+        self.reads: set[tuple] = {("versions",)}  # every page gets the `versions` helper
+
+    def __getattr__(self, name: str):
+        value = getattr(self._site, name)
+        if isinstance(value, dict):
+            return _KeyReads(self.reads, name, value)
+        if name == "content":  # the raw registries: record which one
+            return _AttrReads(self.reads, name, value)
+        self.reads.add((name,))
+        return value
 
 
-def _benchmark() -> Markup:
-    """The published benchmark report (our own Markdown, written by `make bench`)."""
-    if BENCHMARK.exists():
-        return Markup(BENCHMARK.read_text(encoding="utf-8"))
-    return Markup("# How fast is it\n\nNo benchmark has been published yet: run `make bench`.\n")
+class _KeyReads:
+    """A dict of the site: a lookup records its key; anything that sees every key records all."""
+
+    __slots__ = ("_reads", "_name", "_data")
+
+    def __init__(self, reads: set, name: str, data: dict):
+        self._reads, self._name, self._data = reads, name, data
+
+    def __getitem__(self, key):
+        self._reads.add((self._name, "key", key))
+        return self._data[key]
+
+    def get(self, key, default=None):
+        self._reads.add((self._name, "key", key))
+        return self._data.get(key, default)
+
+    def __contains__(self, key) -> bool:
+        self._reads.add((self._name, "key", key))
+        return key in self._data
+
+    def _all(self) -> dict:
+        self._reads.add((self._name,))
+        return self._data
+
+    def __iter__(self):
+        return iter(self._all())
+
+    def __len__(self) -> int:
+        return len(self._all())
+
+    def keys(self):
+        return self._all().keys()
+
+    def values(self):
+        return self._all().values()
+
+    def items(self):
+        return self._all().items()
 
 
-def render_all(
+class _AttrReads:
+    """A namespace of the site (`content`): an attribute read records its name."""
+
+    __slots__ = ("_reads", "_name", "_data")
+
+    def __init__(self, reads: set, name: str, data):
+        self._reads, self._name, self._data = reads, name, data
+
+    def __getattr__(self, attr: str):
+        self._reads.add((self._name, "attr", attr))
+        return getattr(self._data, attr)
+
+
+class Reads:
+    """Whether what a page read is the same in two models. Values compare by value (the model is
+    frozen dataclasses); an object shared by many pages (a release, a view) is compared once."""
+
+    def __init__(self, old: Site, new: Site):
+        self._old, self._new = old, new
+        self._same: dict[tuple, bool] = {}
+        self._paths: dict[tuple, bool] = {}
+
+    def same(self, old, new) -> bool:
+        """old == new, memoised on the two objects' identities (both models outlive the render)."""
+        if old is new:
+            return True
+        key = (id(old), id(new))
+        if key not in self._same:
+            self._same[key] = old == new
+        return self._same[key]
+
+    def same_context(self, old: dict, new: dict) -> bool:
+        return old.keys() == new.keys() and all(self.same(old[k], new[k]) for k in new)
+
+    def same_reads(self, paths) -> bool:
+        """True if every recorded path has the same value in both models."""
+        for path in paths:
+            if path not in self._paths:
+                self._paths[path] = self.same(value(self._old, path), value(self._new, path))
+            if not self._paths[path]:
+                return False
+        return True
+
+
+def value(site: Site, path: tuple):
+    """The part of the site a recorded read names: (name,), (name, "key", key) or (name, "attr", attr)."""
+    data = getattr(site, path[0])
+    if len(path) == 1:
+        return data
+    if path[1] == "key":
+        return data.get(path[2], _MISSING)
+    return getattr(data, path[2], _MISSING)
+
+
+@dataclass
+class Rendered:
+    """One render of the site: every file's bytes, and what each page and API file was built
+    from (its view or inputs, and the parts of the site it read), for the next render to reuse."""
+
+    site: Site
+    files: dict[str, bytes]
+    built_from: dict[str, tuple[dict, frozenset]] = field(default_factory=dict)
+    fresh: list[str] = field(default_factory=list)  # pages and API files rendered, not kept
+
+    def reusable(self, reads: Reads | None, path: str, context: dict) -> frozenset | None:
+        """The recorded reads of `path` if its previous bytes hold for `context`, else None."""
+        if reads is None or path not in self.built_from:
+            return None
+        old_context, paths = self.built_from[path]
+        if reads.same_context(old_context, context) and reads.same_reads(paths):
+            return paths
+        return None
+
+
+def render_all(site: Site, site_url: str = "http://127.0.0.1:8000/", env: jinja2.Environment | None = None) -> dict:
+    """Every page, API file and feed as bytes, keyed by its path under docs/."""
+    return render_site(site, site_url, env).files
+
+
+def render_site(
     site: Site,
     site_url: str = "http://127.0.0.1:8000/",
     env: jinja2.Environment | None = None,
-    previous: dict[str, bytes] | None = None,
-    changed: frozenset | None = None,
-) -> dict[str, bytes]:
-    """Render every page, API file and feed to bytes, keyed by its path under docs/.
-
-    With `previous` (the last output) and `changed` (the content files edited since), a page or
-    file whose inputs are all unchanged keeps its previous bytes instead of being rendered again.
-    """
+    previous: Rendered | None = None,
+) -> Rendered:
+    """Render every page, API file and feed. With `previous` (the last render, same templates
+    and site URL), a page whose view and recorded reads of the site are unchanged keeps its
+    previous bytes instead of being rendered again."""
     from .api import render_api
     from .feeds import render_feeds
 
     env = env or environment()
     base = site_url if site_url.endswith("/") else site_url + "/"
-    rendered = {}
+    out = Rendered(site, {})
+    reads = Reads(previous.site, site) if previous is not None else None
     versions = frozenset(site.versions)
-
-    def reusable(path: str, inputs: frozenset) -> bool:
-        return (
-            previous is not None
-            and changed is not None
-            and path in previous
-            and "*" not in inputs
-            and not inputs & changed
-        )
 
     for page in pages(site):
         path = urls.source(page.url)
-        if reusable(path, page.inputs):
-            rendered[path] = previous[path]
+        kept = previous.reusable(reads, path, page.context) if previous is not None else None
+        if kept is not None and path in previous.files:
+            out.files[path] = previous.files[path]
+            out.built_from[path] = (page.context, kept)
             continue
-        template = env.get_template(page.template)
+        recorder = SiteReads(site)
         helpers = {
             "link": lambda target, _u=page.url: Markup(urls.md_link(_u, target)),
             "href": lambda target, _u=page.url: Markup(urls.relative(_u, target)),
             "versions": versions,
         }
-        body = template.render(site=site, page=page, **helpers, **page.context)
+        body = env.get_template(page.template).render(site=recorder, page=page, **helpers, **page.context)
         header = f"<!-- Generated by `python -m generator build` from content/{page.source}; edit the YAML, not this file. -->\n"
         if body.startswith("---\n"):  # the comment goes below the front matter, which must come first
             end = body.index("\n---\n", 4) + 5
             body = body[:end] + header + body[end:]
         else:
             body = header + body
-        rendered[path] = body.encode("utf-8")
+        out.files[path] = body.encode("utf-8")
+        out.built_from[path] = (page.context, frozenset(recorder.reads))
+        out.fresh.append(path)
     for path, (inputs, make) in render_api(site, base).items():
-        rendered[path] = previous[path] if reusable(path, inputs) else make()
-    rendered.update(render_feeds(site, base))
+        context = {"inputs": inputs}
+        if previous is not None and path in previous.files and previous.reusable(reads, path, context) is not None:
+            out.files[path] = previous.files[path]
+        else:
+            out.files[path] = make(*inputs)
+            out.fresh.append(path)
+        out.built_from[path] = (context, frozenset())
+    out.files.update(render_feeds(site, base))
     for asset in sorted(ASSETS.rglob("*")):
         if asset.is_file():
-            rendered[f"assets/{asset.relative_to(ASSETS).as_posix()}"] = asset.read_bytes()
-    return rendered
+            out.files[f"assets/{asset.relative_to(ASSETS).as_posix()}"] = asset.read_bytes()
+    return out
 
 
 def write_changed(files: dict[str, bytes], docs_dir: Path) -> list[str]:

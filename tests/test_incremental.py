@@ -31,12 +31,13 @@ def _regenerate_after(tmp_path: Path, source: Path, path: str, old: str, new: st
     """Generate a copy of source, make one edit, generate again: (content, docs, paths rewritten)."""
     content, docs = tmp_path / "content", tmp_path / "docs"
     shutil.copytree(source, content)
-    build.generate(content, docs)
+    preview = build.Preview()
+    build.generate(content, docs, preview)
     target = content / path
     text = target.read_text(encoding="utf-8")
     assert old in text, f"{path} no longer holds {old!r}"
     target.write_text(text.replace(old, new, 1), encoding="utf-8")
-    _, written = build.generate(content, docs)
+    _, written = build.generate(content, docs, preview)
     return content, docs, written
 
 
@@ -66,4 +67,15 @@ def test_an_edit_naming_a_symbol_renders_its_module_page_and_not_the_others(tmp_
     symbol_pages = {p for p in written if p.startswith("symbols/")}
     assert symbol_pages == {"symbols/torch/index.md"}  # torch.stack was named before: the index stays
     assert "releases/2.9/index.md" in written and "releases/2.8/index.md" not in written
+    assert _on_disk(docs) == _full(content)
+
+
+def test_a_pr_added_to_a_newer_entry_re_renders_the_older_release_whose_change_cites_it(tmp_path):
+    """2.9's change "Min supported Python version is now 3.10 (#162310)" is tied to a feature once
+    a 2.10 entry of that feature cites #162310: the 2.9 page shows the tie, though only 2.10's
+    file changed."""
+    old = "    source: https://pytorch.org/blog/pytorch-2-10-release-blog/\n    highlight: true\n"
+    new = "    prs: [162310]\n" + old
+    content, docs, written = _regenerate_after(tmp_path, ROOT / "content", "releases/2.10.yaml", old, new)
+    assert "releases/2.9/index.md" in written
     assert _on_disk(docs) == _full(content)
