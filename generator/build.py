@@ -81,7 +81,7 @@ def generate(
     url = site_url()
     key = (str(content_dir.resolve()), str(Path(docs_dir).resolve()), url, _stamps(TEMPLATES))
     previous = preview.previous(key) if preview is not None else None
-    rendered = render_site(site, url, previous=previous)
+    rendered = render_site(site, url, previous=previous, record=preview is not None)
     written = write_changed(rendered.files, docs_dir)
     if preview is not None:
         preview.remember(key, rendered)

@@ -19,6 +19,7 @@ from . import rawhtml, textfilters, urls
 from .enrich import CHANGE_LABELS, release_date_text
 from .model import CHANGE_KINDS, SECTION_TITLES, UPGRADE_GROUPS, Site
 from .pages import ROOT, pages
+from .reads import Compare, Reads
 
 TEMPLATES = ROOT / "templates"
 ASSETS = TEMPLATES / "assets"
@@ -64,141 +65,24 @@ def environment() -> jinja2.Environment:
     return env
 
 
-_MISSING = object()
-
-
-class SiteReads:
-    """The site as a template sees it: every attribute it reads (and, for the dict-valued
-    indexes such as `feature_by_id`, every key it looks up) is recorded in `reads`, as paths
-    `Reads.value` resolves. A page's dependencies are then what it read plus its view."""
-
-    __slots__ = ("_site", "reads")
-
-    def __init__(self, site: Site):
-        self._site = site
-        self.reads: set[tuple] = {("versions",)}  # every page gets the `versions` helper
-
-    def __getattr__(self, name: str):
-        value = getattr(self._site, name)
-        if isinstance(value, dict):
-            return _KeyReads(self.reads, name, value)
-        if name == "content":  # the raw registries: record which one
-            return _AttrReads(self.reads, name, value)
-        self.reads.add((name,))
-        return value
-
-
-class _KeyReads:
-    """A dict of the site: a lookup records its key; anything that sees every key records all."""
-
-    __slots__ = ("_reads", "_name", "_data")
-
-    def __init__(self, reads: set, name: str, data: dict):
-        self._reads, self._name, self._data = reads, name, data
-
-    def __getitem__(self, key):
-        self._reads.add((self._name, "key", key))
-        return self._data[key]
-
-    def get(self, key, default=None):
-        self._reads.add((self._name, "key", key))
-        return self._data.get(key, default)
-
-    def __contains__(self, key) -> bool:
-        self._reads.add((self._name, "key", key))
-        return key in self._data
-
-    def _all(self) -> dict:
-        self._reads.add((self._name,))
-        return self._data
-
-    def __iter__(self):
-        return iter(self._all())
-
-    def __len__(self) -> int:
-        return len(self._all())
-
-    def keys(self):
-        return self._all().keys()
-
-    def values(self):
-        return self._all().values()
-
-    def items(self):
-        return self._all().items()
-
-
-class _AttrReads:
-    """A namespace of the site (`content`): an attribute read records its name."""
-
-    __slots__ = ("_reads", "_name", "_data")
-
-    def __init__(self, reads: set, name: str, data):
-        self._reads, self._name, self._data = reads, name, data
-
-    def __getattr__(self, attr: str):
-        self._reads.add((self._name, "attr", attr))
-        return getattr(self._data, attr)
-
-
-class Reads:
-    """Whether what a page read is the same in two models. Values compare by value (the model is
-    frozen dataclasses); an object shared by many pages (a release, a view) is compared once."""
-
-    def __init__(self, old: Site, new: Site):
-        self._old, self._new = old, new
-        self._same: dict[tuple, bool] = {}
-        self._paths: dict[tuple, bool] = {}
-
-    def same(self, old, new) -> bool:
-        """old == new, memoised on the two objects' identities (both models outlive the render)."""
-        if old is new:
-            return True
-        key = (id(old), id(new))
-        if key not in self._same:
-            self._same[key] = old == new
-        return self._same[key]
-
-    def same_context(self, old: dict, new: dict) -> bool:
-        return old.keys() == new.keys() and all(self.same(old[k], new[k]) for k in new)
-
-    def same_reads(self, paths) -> bool:
-        """True if every recorded path has the same value in both models."""
-        for path in paths:
-            if path not in self._paths:
-                self._paths[path] = self.same(value(self._old, path), value(self._new, path))
-            if not self._paths[path]:
-                return False
-        return True
-
-
-def value(site: Site, path: tuple):
-    """The part of the site a recorded read names: (name,), (name, "key", key) or (name, "attr", attr)."""
-    data = getattr(site, path[0])
-    if len(path) == 1:
-        return data
-    if path[1] == "key":
-        return data.get(path[2], _MISSING)
-    return getattr(data, path[2], _MISSING)
-
-
 @dataclass
 class Rendered:
-    """One render of the site: every file's bytes, and what each page and API file was built
-    from (its view or inputs, and the parts of the site it read), for the next render to reuse."""
+    """One render of the site: every file's bytes and, when recorded (live preview), what each
+    page and API file was built from: its title and description, its view (or inputs) and what
+    its rendering read of them and of the site (generator.reads), for the next render to reuse."""
 
     site: Site
     files: dict[str, bytes]
-    built_from: dict[str, tuple[dict, frozenset]] = field(default_factory=dict)
+    built_from: dict[str, tuple] = field(default_factory=dict)  # path -> (head, inputs, record)
     fresh: list[str] = field(default_factory=list)  # pages and API files rendered, not kept
 
-    def reusable(self, reads: Reads | None, path: str, context: dict) -> frozenset | None:
-        """The recorded reads of `path` if its previous bytes hold for `context`, else None."""
-        if reads is None or path not in self.built_from:
+    def kept(self, compare: Compare, path: str, head: tuple, inputs: tuple) -> tuple | None:
+        """The record of `path` if its previous bytes hold for these inputs, else None."""
+        if path not in self.built_from or path not in self.files:
             return None
-        old_context, paths = self.built_from[path]
-        if reads.same_context(old_context, context) and reads.same_reads(paths):
-            return paths
+        old_head, old_inputs, record = self.built_from[path]
+        if old_head == head and len(old_inputs) == len(inputs) and compare.same(record, old_inputs, inputs):
+            return record
         return None
 
 
@@ -212,33 +96,40 @@ def render_site(
     site_url: str = "http://127.0.0.1:8000/",
     env: jinja2.Environment | None = None,
     previous: Rendered | None = None,
+    record: bool = False,
 ) -> Rendered:
-    """Render every page, API file and feed. With `previous` (the last render, same templates
-    and site URL), a page whose view and recorded reads of the site are unchanged keeps its
-    previous bytes instead of being rendered again."""
+    """Render every page, API file and feed. With `record`, note what each page read, so that a
+    later render given this one as `previous` (same templates and site URL) keeps the bytes of
+    every page whose reads are unchanged instead of rendering it again."""
     from .api import render_api
     from .feeds import render_feeds
 
     env = env or environment()
     base = site_url if site_url.endswith("/") else site_url + "/"
     out = Rendered(site, {})
-    reads = Reads(previous.site, site) if previous is not None else None
+    compare = Compare()
+    records: dict[tuple, tuple] = {}  # equal records share one object, so comparisons are shared too
     versions = frozenset(site.versions)
 
     for page in pages(site):
         path = urls.source(page.url)
-        kept = previous.reusable(reads, path, page.context) if previous is not None else None
-        if kept is not None and path in previous.files:
+        names = tuple(sorted(page.context))
+        head = (page.template, page.title, page.description, names)
+        inputs = (site, *(page.context[k] for k in names))
+        if previous is not None and (kept := previous.kept(compare, path, head, inputs)) is not None:
             out.files[path] = previous.files[path]
-            out.built_from[path] = (page.context, kept)
+            out.built_from[path] = (head, inputs, kept)
             continue
-        recorder = SiteReads(site)
+        reads = Reads() if record or previous is not None else None
+        given = [reads.wrap(v) for v in inputs] if reads else list(inputs)
         helpers = {
             "link": lambda target, _u=page.url: Markup(urls.md_link(_u, target)),
             "href": lambda target, _u=page.url: Markup(urls.relative(_u, target)),
             "versions": versions,
         }
-        body = env.get_template(page.template).render(site=recorder, page=page, **helpers, **page.context)
+        body = env.get_template(page.template).render(
+            site=given[0], page=page, **helpers, **dict(zip(names, given[1:], strict=True))
+        )
         header = f"<!-- Generated by `python -m generator build` from content/{page.source}; edit the YAML, not this file. -->\n"
         if body.startswith("---\n"):  # the comment goes below the front matter, which must come first
             end = body.index("\n---\n", 4) + 5
@@ -246,16 +137,22 @@ def render_site(
         else:
             body = header + body
         out.files[path] = body.encode("utf-8")
-        out.built_from[path] = (page.context, frozenset(recorder.reads))
         out.fresh.append(path)
+        if reads:
+            reads.fields.setdefault(type(site), set()).add("versions")  # the `versions` helper
+            frozen = reads.frozen()
+            out.built_from[path] = (head, inputs, records.setdefault(frozen, frozen))
     for path, (inputs, make) in render_api(site, base).items():
-        context = {"inputs": inputs}
-        if previous is not None and path in previous.files and previous.reusable(reads, path, context) is not None:
+        if previous is not None and (kept := previous.kept(compare, path, (), inputs)) is not None:
             out.files[path] = previous.files[path]
-        else:
-            out.files[path] = make(*inputs)
-            out.fresh.append(path)
-        out.built_from[path] = (context, frozenset())
+            out.built_from[path] = ((), inputs, kept)
+            continue
+        reads = Reads() if record or previous is not None else None
+        out.files[path] = make(*(reads.wrap(v) for v in inputs)) if reads else make(*inputs)
+        out.fresh.append(path)
+        if reads:
+            frozen = reads.frozen()
+            out.built_from[path] = ((), inputs, records.setdefault(frozen, frozen))
     out.files.update(render_feeds(site, base))
     for asset in sorted(ASSETS.rglob("*")):
         if asset.is_file():

@@ -30,8 +30,11 @@ def _full(content: Path) -> dict[str, bytes]:
     return render_all(build.site_model(content), build.site_url())
 
 
-def _regenerate_after(tmp_path: Path, source: Path, path: str, old: str, new: str) -> tuple[Path, Path, list[str]]:
-    """Generate a copy of source, make one edit, generate again: (content, docs, paths rewritten)."""
+def _regenerate_after(
+    tmp_path: Path, source: Path, path: str, old: str, new: str
+) -> tuple[Path, Path, list[str], list[str]]:
+    """Generate a copy of source, make one edit, generate again: (content, docs, paths rewritten,
+    pages and API files rendered again)."""
     content, docs = tmp_path / "content", tmp_path / "docs"
     shutil.copytree(source, content)
     preview = build.Preview()
@@ -41,7 +44,7 @@ def _regenerate_after(tmp_path: Path, source: Path, path: str, old: str, new: st
     assert old in text, f"{path} no longer holds {old!r}"
     target.write_text(text.replace(old, new, 1), encoding="utf-8")
     _, written = build.generate(content, docs, preview)
-    return content, docs, written
+    return content, docs, written, preview.rendered.fresh
 
 
 def _on_disk(docs: Path) -> dict[str, bytes]:
@@ -50,23 +53,24 @@ def _on_disk(docs: Path) -> dict[str, bytes]:
 
 @pytest.mark.parametrize("edit", EDITS, ids=[f"{e[0]}:{e[1][:20]}" for e in EDITS])
 def test_incremental_regeneration_equals_a_full_render(tmp_path, edit):
-    content, docs, written = _regenerate_after(tmp_path, FIXTURE, *edit)
+    content, docs, written, fresh = _regenerate_after(tmp_path, FIXTURE, *edit)
     assert written, "the edit changed nothing"
     assert _on_disk(docs) == _full(content)
 
 
 def test_an_edit_to_a_release_summary_renders_only_the_pages_that_show_it(tmp_path):
-    content, docs, written = _regenerate_after(
+    content, docs, written, fresh = _regenerate_after(
         tmp_path, ROOT / "content", "releases/2.12.yaml", "summary: >-\n  ", "summary: >-\n  Edited. "
     )
     assert set(written) == {"index.md", "releases/2.12/index.md", "api/v1/releases/2.12.json", "feed.xml"}
+    assert set(fresh) == {"index.md", "releases/2.12/index.md", "api/v1/releases/2.12.json"}  # feeds are always made
     assert _on_disk(docs) == _full(content)
 
 
 def test_an_edit_naming_a_symbol_renders_its_module_page_and_not_the_others(tmp_path):
     old = "## Raise appropriate errors in `torch.cat` (#158249)"
     new = "## Raise appropriate errors in `torch.cat` and `torch.stack` (#158249)"
-    content, docs, written = _regenerate_after(tmp_path, ROOT / "content", "changes/2.9.yaml", old, new)
+    content, docs, written, fresh = _regenerate_after(tmp_path, ROOT / "content", "changes/2.9.yaml", old, new)
     symbol_pages = {p for p in written if p.startswith("symbols/")}
     assert symbol_pages == {"symbols/torch/index.md"}  # torch.stack was named before: the index stays
     assert "releases/2.9/index.md" in written and "releases/2.8/index.md" not in written
@@ -79,8 +83,9 @@ def test_a_pr_added_to_a_newer_entry_re_renders_the_older_release_whose_change_c
     file changed."""
     old = "    source: https://pytorch.org/blog/pytorch-2-10-release-blog/\n    highlight: true\n"
     new = "    prs: [162310]\n" + old
-    content, docs, written = _regenerate_after(tmp_path, ROOT / "content", "releases/2.10.yaml", old, new)
+    content, docs, written, fresh = _regenerate_after(tmp_path, ROOT / "content", "releases/2.10.yaml", old, new)
     assert "releases/2.9/index.md" in written
+    assert "releases/2.8/index.md" not in fresh
     assert _on_disk(docs) == _full(content)
 
 
