@@ -2,7 +2,8 @@
 
 Pages are written only when their bytes change (so `mkdocs serve` does not rebuild in loops
 and unchanged pages keep their mtime), and files in the folder that no page produces any
-more are removed.
+more are removed. In live preview (`record`, `previous`), a page whose reads of the model
+(generator.reads) are unchanged since the last render keeps its bytes without being rendered.
 """
 
 from __future__ import annotations
