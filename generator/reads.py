@@ -192,6 +192,8 @@ class Compare:
         # (record, old, new) ids -> (result, old, new): holding both keeps their ids unique
         self._memo: dict[tuple, tuple] = {}
         self._records: dict[int, tuple] = {}
+        self._equal: dict[tuple, tuple] = {}  # (old, new) ids -> (old == new, old, new), for leaves
+        self._leaves: dict[type, bool] = {}
 
     def same(self, record: tuple, old, new) -> bool:
         """True if everything `record` says was read of `old` is equal in `new`."""
@@ -201,7 +203,7 @@ class Compare:
         if tag not in self._records:
             self._records[tag] = (dict(record[0]), dict(record[1]), record)
         fields, keys, _ = self._records[tag]
-        memo = self._memo
+        memo, equal, leaves = self._memo, self._equal, self._leaves
 
         def same(a, b) -> bool:
             if a is b:
@@ -213,6 +215,15 @@ class Compare:
                 return a == b
             if cls is tuple and (not a or type(a[0]) in _SCALAR_TYPES):
                 return a == b  # text, numbers (or pairs led by them): equal whole, or read as changed
+            leaf = leaves.get(cls)
+            if leaf is None:
+                leaf = leaves[cls] = _is_leaf(a)
+            if leaf:  # all text and numbers: compared whole, once for every page
+                pair = (id(a), id(b))
+                if pair not in equal:
+                    equal[pair] = (a == b, a, b)
+                if equal[pair][0]:
+                    return True
             key = (tag, id(a), id(b))
             if key in memo:
                 return memo[key][0]
@@ -241,3 +252,19 @@ class Compare:
             return result
 
         return same(old, new)
+
+
+def _is_leaf(value) -> bool:
+    """A model object made of text and numbers only (a Change, an Entry): cheaper to compare
+    whole than field by field. Decided on the first object of its class; comparing whole is
+    right for any object (equal whole is equal in every field), only slower for big ones."""
+    if not hasattr(type(value), "__dataclass_fields__"):
+        return False
+    for name in type(value).__dataclass_fields__:
+        field = getattr(value, name)
+        if isinstance(field, (tuple, list)):
+            if not all(type(item) in _SCALAR_TYPES for item in field):
+                return False
+        elif type(field) not in _SCALAR_TYPES:
+            return False
+    return True
