@@ -55,6 +55,7 @@ class Preview:
         return self.rendered if self.key == key else None
 
     def remember(self, key: tuple, rendered: Rendered) -> None:
+        """Keep this render (made for `key`) for the next generate."""
         self.key, self.rendered = key, rendered
 
 
