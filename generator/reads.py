@@ -217,7 +217,7 @@ class Compare:
                 return a == b  # text, numbers (or pairs led by them): equal whole, or read as changed
             leaf = leaves.get(cls)
             if leaf is None:
-                leaf = leaves[cls] = _is_leaf(a)
+                leaf = leaves[cls] = _is_leaf(a, leaves)
             if leaf:  # all text and numbers: compared whole, once for every page
                 pair = (id(a), id(b))
                 if pair not in equal:
@@ -254,16 +254,22 @@ class Compare:
         return same(old, new)
 
 
-def _is_leaf(value) -> bool:
-    """A model object made of text and numbers only (a Change, an Entry): cheaper to compare
-    whole than field by field. Decided on the first object of its class; comparing whole is
-    right for any object (equal whole is equal in every field), only slower for big ones."""
+def _is_leaf(value, leaves: dict[type, bool]) -> bool:
+    """A model object small enough to compare whole (a Change, an Entry, a ChangeView holding
+    one Change): made of text, numbers, tuples of them and other such objects. Decided on the
+    first object of its class; comparing whole is right for any object (equal whole is equal
+    in every field), only slower for big ones."""
     if not hasattr(type(value), "__dataclass_fields__"):
         return False
     for name in type(value).__dataclass_fields__:
         field = getattr(value, name)
         if isinstance(field, (tuple, list)):
             if not all(type(item) in _SCALAR_TYPES for item in field):
+                return False
+        elif hasattr(type(field), "__dataclass_fields__"):
+            if type(field) not in leaves:
+                leaves[type(field)] = _is_leaf(field, leaves)
+            if not leaves[type(field)]:
                 return False
         elif type(field) not in _SCALAR_TYPES:
             return False
