@@ -11,7 +11,7 @@ from pathlib import Path
 
 from . import urls
 from .describe import Standing, feature_standing
-from .model import ALL, ChangeView, Entry, Feature, Release, Site, parts
+from .model import ChangeView, Entry, Feature, Release, Site
 
 
 def _dump(data) -> bytes:
@@ -59,33 +59,32 @@ def _release_summary(release: Release, base: str) -> dict:
 SCHEMA = Path(__file__).parent / "schemas" / "api.schema.json"
 
 
-def render_api(site: Site, base: str) -> dict[str, tuple[frozenset, object]]:
-    """Every API file (and the API's JSON Schema), keyed by its path under docs/: the content
-    files it reads ("*": all) and a function that renders its bytes."""
+def render_api(site: Site, base: str) -> dict[str, tuple[tuple, object]]:
+    """Every API file (and the API's JSON Schema), keyed by its path under docs/: the parts of
+    the model it is made from, and a function of those parts that renders its bytes (so the
+    parts are all it can read, and an unchanged file need not be rendered again)."""
     files = {
-        urls.api_schema(): (ALL, SCHEMA.read_bytes),
+        urls.api_schema(): ((SCHEMA.read_bytes(),), lambda schema: schema),
         urls.api_releases(): (
-            ALL,
-            lambda: _dump({"releases": [_release_summary(r, base) for r in reversed(site.releases)]}),
+            (site.releases,),
+            lambda releases: _dump({"releases": [_release_summary(r, base) for r in reversed(releases)]}),
         ),
-        urls.api_features(): (parts(site.versions, entries=True), lambda: _features(site, base)),
+        urls.api_features(): ((site.features, site.families), lambda f, fam: _features(f, fam, base)),
     }
     for release in site.releases:
-        inputs = parts([release.version], release=True, entries=True, changes=True)
-        files[urls.api_release(release.version)] = (inputs, lambda r=release: _release(site, r, base))
-    for feature in site.features:
-        inputs = parts([e.release for e in feature.entries], entries=True)
-        for fid in (feature.id, *feature.aliases):  # a former id's file keeps answering
-            files[urls.api_feature(fid)] = (inputs, lambda f=feature: _feature(site, f, base))
-    for view in site.backend_views:
-        files[urls.api_backend(view.backend.id)] = (
-            parts(site.versions, entries=True, changes=True),
-            lambda v=view: _backend(v, base),
+        files[urls.api_release(release.version)] = (
+            (release, site.release_views[release.version]),
+            lambda r, view: _release(r, view, base),
         )
+    for feature in site.features:
+        for fid in (feature.id, *feature.aliases):  # a former id's file keeps answering
+            files[urls.api_feature(fid)] = ((site, feature), lambda s, f: _feature(s, f, base))
+    for view in site.backend_views:
+        files[urls.api_backend(view.backend.id)] = ((view,), lambda v: _backend(v, base))
     return files
 
 
-def _release(site: Site, release: Release, base: str) -> bytes:
+def _release(release: Release, view, base: str) -> bytes:
     page = base + urls.release(release.version)
     c = release.compatibility
     data = _release_summary(release, base) | {
@@ -123,7 +122,7 @@ def _release(site: Site, release: Release, base: str) -> bytes:
                 "workaround": v.change.workaround,
                 "features": [{"id": fid, "source": _feature_source(v, fid)} for fid in v.features],
             }
-            for s in site.release_views[release.version].sections
+            for s in view.sections
             for area in s.areas
             for v in area.changes
         ],
@@ -139,7 +138,7 @@ def _feature_source(view: ChangeView, fid: str) -> str:
     return "area" if fid in view.derived else "entry"
 
 
-def _features(site: Site, base: str) -> bytes:
+def _features(all_features, families, base: str) -> bytes:
     features = [
         {
             "id": f.id,
@@ -162,7 +161,7 @@ def _features(site: Site, base: str) -> bytes:
                 {"release": e.release, "tier": e.tier, "change": e.change, "title": e.title} for e in f.entries
             ],
         }
-        for f in site.features
+        for f in all_features
     ]
     families = [
         {
@@ -172,7 +171,7 @@ def _features(site: Site, base: str) -> bytes:
             "members": [c.id for c in family.children],
             "url": base + urls.feature(family.node.id),
         }
-        for family in site.families
+        for family in families
     ]
     return _dump({"features": features, "families": families})
 

@@ -165,7 +165,7 @@ def symbol_module_description(site: Site, module) -> str:
 class PageMeta:
     """What a page's head says about it: its description and the Open Graph fields."""
 
-    description: str | None  # None: the template's own (pages that are not about one thing)
+    description: str  # the page's own (pages.Page.description)
     url: str  # absolute
     type: str  # og:type
     image: str  # absolute URL of the preview image
@@ -175,28 +175,28 @@ class PageMeta:
 
 
 def page_meta(site: Site, page, base: str) -> PageMeta:
-    """The head fields of a page (render.Page) on the site at `base` (ending in '/')."""
+    """The head fields of a page (pages.Page) on the site at `base` (ending in '/'): its
+    description is the page's own (pages.py asks the functions above for it)."""
     c, template = page.context, page.template
     url = base + page.url
-    description, title, feature, menu = None, None, None, Markup("")
+    title, feature, menu = None, None, Markup("")
     if template == "feature.md.j2":
         feature = c["feature"]
-        description, title = feature_description(site, feature), feature.title
+        title = feature.title
     elif template == "family.md.j2":
         feature = c["family"].feature
-        description, title = family_description(site, c["family"]), c["family"].node.name
+        title = c["family"].node.name
     elif template == "release.md.j2":
         version = c["release"].version
-        description, title = release_description(site, c["release"]), f"PyTorch {version}"
+        title = f"PyTorch {version}"
         if c["release"].changes:  # a release whose notes are not imported has no change to cite
             menu = cite.menu(url, f"PyTorch {version}: ")
     elif template == "backend.md.j2":
-        description, title = backend_description(site, c["view"]), f"{c['view'].backend.name} in PyTorch 2.x"
+        title = f"{c['view'].backend.name} in PyTorch 2.x"
     elif template == "backend_changes.md.j2":
-        description = backend_changes_description(site, c["view"], c["release"])
-        title = f"{c['view'].backend.name} in PyTorch {c['release'].version}"
+        title = f"{c['backend'].name} in PyTorch {c['release'].version}"
     elif template == "symbol_module.md.j2":
-        description, title = symbol_module_description(site, c["module"]), f"{c['module'].name} in PyTorch 2.x"
+        title = f"{c['module'].name} in PyTorch 2.x"
     kind = "website" if page.url == urls.HOME else "article"
     block = Markup("")
     if title is not None and template != "backend_changes.md.j2":
@@ -206,7 +206,7 @@ def page_meta(site: Site, page, base: str) -> PageMeta:
             words = feature_standing(site, feature).words
             preview = (urls.relative(page.url, urls.badge(feature.id)), f"Badge: {feature.title}: {words}")
         block = cite.block(f"{title} ({SITE_NAME})", url, badge, preview)
-    return PageMeta(description, url, kind, base + urls.CARD, title or SITE_NAME, block, menu)
+    return PageMeta(page.description, url, kind, base + urls.CARD, title or SITE_NAME, block, menu)
 
 
 def head_fields(meta: PageMeta) -> str:

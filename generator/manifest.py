@@ -21,7 +21,7 @@ from pathlib import Path
 from . import urls
 from .errors import ContentError, Problem
 from .model import Site
-from .render import pages
+from .pages import pages
 from .writer import write_atomic
 
 DEFAULT = Path(__file__).resolve().parent / "published_urls.txt"

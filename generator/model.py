@@ -65,28 +65,6 @@ def version_key(version: str) -> tuple[int, ...]:
     return tuple(int(p) for p in version.split("."))
 
 
-ALL = frozenset({"*"})
-"""The inputs of a page that shows everything: any edit re-renders it."""
-
-
-def parts(versions, *, release: bool = False, entries: bool = False, changes: bool = False) -> frozenset:
-    """Names of the parts of content a page shows, per release: `release:X` (its own fields:
-    summary, counts, links, compatibility, patches), `entries:X` (its feature entries) and
-    `changes:X` (its change list). Live preview re-renders a page only when a part it shows
-    changed (generator.build.changed_parts)."""
-    kinds = [k for k, on in (("release", release), ("entries", entries), ("changes", changes)) if on]
-    return frozenset(f"{k}:{v}" for v in versions for k in kinds)
-
-
-SYMBOL_INDEX = "symbols"
-"""The part of content the /symbols/ index shows: which names each module page lists."""
-
-
-def symbol_part(page: str) -> str:
-    """The part of content one module page of /symbols/ shows: its names and what names them."""
-    return f"symbols:{page}"
-
-
 # ---------------------------------------------------------------- registries (raw)
 
 
