@@ -78,7 +78,11 @@ def render_api(site: Site, base: str) -> dict[str, tuple[tuple, object]]:
         )
     for feature in site.features:
         for fid in (feature.id, *feature.aliases):  # a former id's file keeps answering
-            files[urls.api_feature(fid)] = ((site, feature), lambda s, f: _feature(s, f, base))
+            standings = (
+                feature_standing(site, feature),
+                *(feature_standing(site, feature, b) for b in feature.backends),
+            )
+            files[urls.api_feature(fid)] = ((feature, standings), lambda f, s: _feature(f, s, base))
     for view in site.backend_views:
         files[urls.api_backend(view.backend.id)] = ((view,), lambda v: _backend(v, base))
     return files
@@ -185,8 +189,10 @@ def _standing(s: Standing | None) -> dict:
     }
 
 
-def _feature(site: Site, f: Feature, base: str) -> bytes:
-    """One feature for a wiki macro: its standing overall and per backend, and its tiers by release."""
+def _feature(f: Feature, standings: tuple, base: str) -> bytes:
+    """One feature for a wiki macro: its standing overall and per backend (`standings`: overall,
+    then one per backend of `f.backends`), and its tiers by release."""
+    overall, *per_backend = standings
     data = {
         "id": f.id,
         "title": f.title,
@@ -199,9 +205,8 @@ def _feature(site: Site, f: Feature, base: str) -> bytes:
         "badge": base + urls.badge(f.id),
         "api": base + urls.api_feature(f.id),
         "backends": {
-            b: _standing(feature_standing(site, f, b))
-            | {"badge": base + urls.badge(f.id, b), "url": base + urls.backend(b)}
-            for b in f.backends
+            b: _standing(s) | {"badge": base + urls.badge(f.id, b), "url": base + urls.backend(b)}
+            for b, s in zip(f.backends, per_backend, strict=True)
         },
         "lifecycle": [
             {
@@ -214,7 +219,7 @@ def _feature(site: Site, f: Feature, base: str) -> bytes:
             }
             for e in f.entries
         ],
-    } | _standing(feature_standing(site, f))
+    } | _standing(overall)
     return _dump(data)
 
 

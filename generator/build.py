@@ -11,7 +11,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from . import browser, manifest, search
+from . import manifest, search
 from .enrich import enrich
 from .load import load
 from .model import Site
@@ -83,7 +83,6 @@ def generate(
     key = (str(content_dir.resolve()), str(Path(docs_dir).resolve()), url, _stamps(TEMPLATES))
     previous = preview.previous(key) if preview is not None else None
     rendered = render_site(site, url, previous=previous, record=preview is not None)
-    rendered.files.update(browser.files())  # what the scripts read from Python (search paths, shards)
     written = write_changed(rendered.files, docs_dir)
     if preview is not None:
         preview.remember(key, rendered)

@@ -16,7 +16,7 @@ from pathlib import Path
 import jinja2
 from markupsafe import Markup
 
-from . import card, describe, rawhtml, textfilters, urls
+from . import browser, card, describe, rawhtml, textfilters, urls
 from .enrich import CHANGE_LABELS, release_date_text
 from .model import CHANGE_KINDS, SECTION_TITLES, UPGRADE_GROUPS, Site
 from .pages import ROOT, pages
@@ -161,6 +161,7 @@ def render_site(
             out.built_from[path] = ((), inputs, records.setdefault(frozen, frozen))
     out.files.update(render_feeds(site, base))
     out.files.update(render_badges(site))
+    out.files.update(browser.files())  # what the scripts read from Python (search paths, shards)
     out.files[urls.CARD] = card.png()
     for asset in sorted(ASSETS.rglob("*")):
         if asset.is_file():
