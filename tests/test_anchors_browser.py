@@ -50,7 +50,7 @@ def _merged(content: Path) -> None:
     data = yaml.safe_load(path.read_text(encoding="utf-8"))
     merged = dict(data["changes"][0], text=MERGED, prs=[301, 302, 303], backends=["cuda", "distributed"])
     merged["anchors"] = [OLD_CAT, OLD_ALL_REDUCE]
-    data["changes"] = [merged]
+    data["changes"] = [merged, *data["changes"][2:]]
     path.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
 
 
