@@ -8,7 +8,6 @@ through `python -m generator` the way an author (or an attacker with a pull requ
 from __future__ import annotations
 
 import subprocess
-import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -17,7 +16,7 @@ import pytest
 
 from generator.textfilters import blocks, rich
 from generator.yamlsrc import MAX_BYTES, MAX_DEPTH
-from tests.conftest import ROOT, run_cli
+from tests.conftest import run_cli
 
 REL = "releases/2.8.yaml"
 
@@ -329,13 +328,7 @@ runpy.run_module("generator", run_name="__main__", alter_sys=True)
 def run_limited(*args: str, memory: int = 1 << 30, cpu: int = 10) -> tuple[subprocess.CompletedProcess, float]:
     """The CLI under an address-space and CPU-time limit; returns the run and its wall time."""
     started = time.perf_counter()
-    proc = subprocess.run(
-        [sys.executable, "-c", LIMITED.format(memory=memory, cpu=cpu), *args],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    proc = run_cli(*args, via=("-c", LIMITED.format(memory=memory, cpu=cpu)), timeout=60)
     return proc, time.perf_counter() - started
 
 
