@@ -16,8 +16,11 @@ import jinja2
 from markupsafe import Markup
 
 from . import textfilters, urls
+from .api import render_api
 from .enrich import CHANGE_LABELS, home, release_date_text
+from .feeds import render_feeds
 from .model import ALL, CHANGE_KINDS, SECTION_TITLES, SYMBOL_INDEX, UPGRADE_GROUPS, Site, parts, symbol_part
+from .writer import write_atomic
 
 ROOT = Path(__file__).resolve().parent.parent
 TEMPLATES = ROOT / "templates"
@@ -186,9 +189,6 @@ def render_all(
     With `previous` (the last output) and `changed` (the content files edited since), a page or
     file whose inputs are all unchanged keeps its previous bytes instead of being rendered again.
     """
-    from .api import render_api
-    from .feeds import render_feeds
-
     env = env or environment()
     base = site_url if site_url.endswith("/") else site_url + "/"
     rendered = {}
@@ -234,19 +234,8 @@ def render_all(
 def write_changed(files: dict[str, bytes], docs_dir: Path) -> list[str]:
     """Write files whose bytes differ, remove stale ones; return the paths written."""
     docs_dir.mkdir(parents=True, exist_ok=True)
-    written = []
-    for rel, data in sorted(files.items()):
-        target = docs_dir / rel
-        try:
-            if target.read_bytes() == data:
-                continue
-        except OSError:
-            pass
-        target.parent.mkdir(parents=True, exist_ok=True)
-        tmp = target.with_name(target.name + ".tmp")
-        tmp.write_bytes(data)
-        tmp.replace(target)
-        written.append(rel)
+    # Not flushed to disk one by one: the Markdown is rebuilt from content/ by every run.
+    written = [rel for rel, data in sorted(files.items()) if write_atomic(docs_dir / rel, data, sync=False)]
     for existing in sorted(docs_dir.rglob("*"), reverse=True):
         rel = existing.relative_to(docs_dir).as_posix()
         if existing.is_file() and rel not in files:

@@ -37,6 +37,7 @@ import yaml
 
 from . import urls
 from .model import SECTION_TITLES, SECTIONS, Site
+from .render import pages
 
 NAMES = "search-names"
 BUNDLE = "pagefind"
@@ -240,8 +241,6 @@ def _short(line: str, limit: int = 140) -> str:
 def page_meta(site: Site, docs: Path) -> dict[str, tuple[str, str]]:
     """Every page's URL -> its title and description, read once from the generated Markdown in
     docs: the words the page says about itself, which names and records both show."""
-    from .render import pages
-
     return {page.url: _front(docs / urls.source(page.url), page.url) for page in pages(site)}
 
 
