@@ -1,5 +1,7 @@
-"""Command line: python -m generator {check,build,serve,import-notes,new-release}. Exit codes: 0 ok,
-1 content errors, 2 usage or I/O errors. Content errors are printed one per line."""
+"""Command line: the argument parser of python -m generator {check,build,serve,import-notes,new-release}.
+
+Each verb is a function of `commands`; `errors.exit_code` turns what it raises into the exit
+code (0 ok, 1 content errors, 2 usage or I/O errors), printing content errors one per line."""
 
 from __future__ import annotations
 

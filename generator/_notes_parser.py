@@ -6,8 +6,10 @@ lines. It never drops a line of a section: every line ends up in a change's text
 bold label or group bullet whose words became the change's `area`.
 
 It reads in two passes: `classify` says what each line is (fenced code, a heading, how deeply a
-list item is nested) and `build` walks the classified lines, collecting each change's block.
-Between the two, `import_notes` refuses notes nested too deeply for the site to render.
+list item is nested) and `build` walks the classified lines (`_Reader`), knowing where it is
+(`_Place`: section and area), collecting each change's lines (`_Block`) and handing them to the
+`_Emitter`, which makes them changes. Between the two passes, `import_notes` refuses notes
+nested too deeply for the site to render.
 
 How a line under a section is read:
 - A heading is an *area* heading when its body starts with a list, a sub-heading or a bold label,

@@ -1,4 +1,5 @@
-"""The CLI verbs: thin functions that call the pipeline stages and return an exit code."""
+"""The CLI verbs (`VERBS`): thin functions that call the pipeline stages and return an exit code;
+`serve` also owns the live-preview server."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Read one YAML file into plain data plus the position of every node.
+"""Read one YAML file (`read`) or text (`parse`) into plain data plus the position of every node:
+the only YAML reader of content.
 
 PyYAML's composer gives each node a start mark; we convert nodes ourselves so that we can
 refuse what the safe loader lets through silently (duplicate keys, aliases) and keep the
