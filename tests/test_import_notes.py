@@ -627,16 +627,18 @@ def test_yaml_the_loader_would_refuse_is_not_written(notes, tmp_path, capsys):
     capsys.readouterr()
     assert run(notes, tmp_path) == 1
     err = capsys.readouterr().err.splitlines()
+    assert err[-1] == "1 problem found."
     assert re.fullmatch(
-        rf"{re.escape(str(target))}:\d+:\d+: changes\[\d+\]\.backends\[0\]: unknown backend 'cuad'.*", err[-1]
+        rf"{re.escape(str(target))}:\d+:\d+: changes\[\d+\]\.backends\[0\]: unknown backend 'cuad'.*", err[-2]
     )
     assert target.read_text(encoding="utf-8") == edited
 
     misnamed = content / "changes" / "2.98.yaml"
     assert run(notes, tmp_path, output=str(misnamed)) == 1
-    assert capsys.readouterr().err.splitlines()[-1] == (
-        f"{misnamed}:5:10: release: file is named '2.98' but holds release 2.99: name it 2.99.yaml"
-    )
+    assert capsys.readouterr().err.splitlines()[-2:] == [
+        f"{misnamed}:5:10: release: file is named '2.98' but holds release 2.99: name it 2.99.yaml",
+        "1 problem found.",
+    ]
     assert not misnamed.exists()
 
 
