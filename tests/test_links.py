@@ -17,9 +17,9 @@ import jsonschema
 
 from generator import card, cite, manifest, urls
 from generator.badges import TIER_COLOURS
-from generator.build import generate, site_model, site_url
+from generator.build import generate, site_model
 from generator.describe import feature_description
-from tests.conftest import FIXTURE, ROOT
+from tests.conftest import FIXTURE, ROOT, real_model
 
 SVG = "{http://www.w3.org/2000/svg}"
 REQUIRED = (
@@ -59,8 +59,8 @@ def head(path: Path) -> _Head:
     return parser
 
 
-def test_every_page_head_has_specific_absolute_link_preview_tags(real_site: Path):
-    base = site_url()
+def test_every_page_head_has_specific_absolute_link_preview_tags(real_build):
+    real_site, base = real_build.site, real_build.url  # built for the address it is served at
     by_kind: dict[str, dict[str, str]] = {"features": {}, "releases": {}, "backends": {}, "symbols": {}}
     urls_seen = set()
     pages = 0
@@ -227,8 +227,8 @@ def test_snippets_escape_the_title_for_each_format():
     }
 
 
-def test_link_or_embed_blocks_are_on_feature_release_backend_and_symbol_pages(real_site: Path):
-    base = site_url()
+def test_link_or_embed_blocks_are_on_feature_release_backend_and_symbol_pages(real_build):
+    real_site, base = real_build.site, real_build.url
     for rel, badge in (
         ("features/flex-attention/", "badges/flex-attention.svg"),
         ("features/torch-compile/", "badges/torch-compile.svg"),
@@ -247,11 +247,12 @@ def test_link_or_embed_blocks_are_on_feature_release_backend_and_symbol_pages(re
     assert release.count('id="atlas-cite-menu"') == 1  # one shared menu, not one per change
 
 
-def test_feature_json_validates_and_says_what_the_badge_says(real_site: Path):
+def test_feature_json_validates_and_says_what_the_badge_says(real_build):
+    real_site = real_build.site
     schema = json.loads((ROOT / "generator/schemas/api.schema.json").read_text(encoding="utf-8"))
     validator = jsonschema.Draft202012Validator({"$ref": "#/$defs/feature", "$defs": schema["$defs"]})
-    site = site_model(ROOT / "content")
-    base = site_url()
+    site = real_model()
+    base = real_build.url
     for f in site.features:
         data = json.loads((real_site / urls.api_feature(f.id)).read_text(encoding="utf-8"))
         validator.validate(data)
