@@ -145,13 +145,8 @@ class ParsedNotes:
 
 def find_prs(text: str) -> tuple[int, ...]:
     """The PR numbers `text` cites outside fenced and inline code, deduplicated, in order."""
-    prose, fence = [], None
-    for line in text.split("\n"):
-        fence, in_code = _fence_step(fence, line)
-        if not in_code:
-            prose.append(line)
     found: dict[int, None] = {}
-    for m in _REF.finditer(_INLINE_CODE.sub(" ", "\n".join(prose))):
+    for m in _REF.finditer(_prose(text)):
         if m["link"]:
             if not _NOT_A_PR_URL.search(m["url"]):
                 found[int(m["link"])] = None
@@ -167,12 +162,18 @@ _ISSUE = re.compile(r"https?://github\.com/pytorch/pytorch/issues/(\d+)(?!\d)", 
 
 def find_issues(text: str) -> tuple[int, ...]:
     """The pytorch/pytorch issue numbers `text` links to outside code, deduplicated, in order."""
+    return tuple(dict.fromkeys(int(n) for n in _ISSUE.findall(_prose(text))))
+
+
+def _prose(text: str) -> str:
+    """`text` without its fenced code blocks, and with its inline code spans blanked: where
+    references are read (a `#N` or a link in code is code)."""
     prose, fence = [], None
     for line in text.split("\n"):
         fence, in_code = _fence_step(fence, line)
         if not in_code:
             prose.append(line)
-    return tuple(dict.fromkeys(int(n) for n in _ISSUE.findall(_INLINE_CODE.sub(" ", "\n".join(prose)))))
+    return _INLINE_CODE.sub(" ", "\n".join(prose))
 
 
 @dataclass(frozen=True)
