@@ -229,7 +229,7 @@ def support_removed(node: CatalogueFeature, releases: tuple[Release, ...], since
     the support of (Python 3.7, CUDA 11.6 ...): from then on it is removed, whatever entries say."""
     if node.support is None:
         return None
-    field, value = node.support
+    field, value, _ = node.support
     for release in releases:
         if release.key < version_key(since):
             continue
@@ -493,7 +493,7 @@ def _features(
                 deprecated_in=deprecated.release if deprecated else None,
                 removal_planned=planned,
                 removed_in=removed.release if removed else by_support,
-                removed_by="entry" if removed else "compatibility" if by_support else "",
+                removed_by="entry" if removed else ("last" if node.support[0] == "last" else "compatibility") if by_support else "",
                 tier_today=today,
                 tier_since=since,
                 tier_announced_in=_announced_in(stated),

@@ -406,12 +406,12 @@ def _unknown_feature(fid: str, catalogue: dict) -> str:
     return f"unknown feature '{fid}': add it to features/*.yaml{did_you_mean(fid, catalogue)}"
 
 
-def _support(raw: dict | None) -> tuple[str, str] | None:
-    """A catalogue `support:` as (field, value): ("python", "3.7"), ("cuda", "11.6"), ("last", "2.2")."""
+def _support(raw: dict | None) -> tuple[str, str, str | None] | None:
+    """A catalogue `support:` as (field, value, source): ("python", "3.7", None), ("last", "2.2", url)."""
     if not raw:
         return None
     field = next(k for k in ("python", "cuda", "last") if k in raw)
-    return field, raw[field]
+    return field, raw[field], raw.get("source")
 
 
 def _catalogue(docs: list[Document], ids: dict, problems: list[Problem]) -> tuple[CatalogueFeature, ...]:

@@ -135,7 +135,7 @@ class CatalogueFeature:
     docs: str | None  # official documentation, where the sources link it
     source_file: str  # content-relative path
     line: int
-    support: tuple[str, str] | None = None  # (compat field, value) it is the support of, e.g. ("python", "3.7")
+    support: tuple[str, str, str | None] | None = None  # (field, value, source): ("python", "3.7", None), ("last", "2.2", url)
 
 
 # ---------------------------------------------------------------- releases (raw)
@@ -308,7 +308,7 @@ class Feature:
     about: str = ""  # from the catalogue: what it is, in our words
     docs: str | None = None  # official documentation
     family: tuple = ()  # its ancestors in the catalogue (model.CatalogueFeature), root first
-    removed_by: str = ""  # "entry", "compatibility" (a later compatibility row no longer lists it), ""
+    removed_by: str = ""  # "entry", "compatibility" (a later compatibility row no longer lists it), "last" (catalogue support.last), ""
     tier_today: str | None = None  # the tier in force in the latest release, in that release's vocabulary
     tier_since: str | None = None  # the release from which tier_today has been in force under that name
     tier_announced_in: str | None = None  # the release whose entry last stated a tier (tier_now)
@@ -484,7 +484,7 @@ class LedgerRow:
     deprecated_in: str
     removal_planned: str | None
     removed_in: str | None
-    removed_by: str  # "entry" (a release announced the removal), "compatibility" (a later row no longer lists it), ""
+    removed_by: str  # "entry" (a release announced it), "compatibility" (a later row no longer lists it), "last" (a source names the last release), ""
     status: str  # "removed", "overdue" (announced removal release shipped without it), "due", "deprecated"
 
     @property
