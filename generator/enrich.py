@@ -493,7 +493,11 @@ def _features(
                 deprecated_in=deprecated.release if deprecated else None,
                 removal_planned=planned,
                 removed_in=removed.release if removed else by_support,
-                removed_by="entry" if removed else ("last" if node.support[0] == "last" else "compatibility") if by_support else "",
+                removed_by="entry"
+                if removed
+                else ("last" if node.support[0] == "last" else "compatibility")
+                if by_support
+                else "",
                 tier_today=today,
                 tier_since=since,
                 tier_announced_in=_announced_in(stated),
@@ -849,3 +853,30 @@ def _due(site: Site) -> tuple[DueItem, ...]:
 
 DUE_STATUS = {"due": "due", "overdue": "overdue", "deprecated": "undated"}
 """A ledger row's status as the home page's list words it."""
+
+
+# ---------------------------------------------------------------- the upgrade guide between two releases
+
+
+def applies_to(backends: tuple[str, ...], backend: str) -> bool:
+    """Whether a change or entry concerns a reader on `backend` ("" for any): one naming no backend
+    concerns every backend. atlas.js `forBackend` is the same rule."""
+    return not backend or not backends or backend in backends
+
+
+def guide(site: Site, start: str, end: str, backend: str = "") -> dict[str, tuple]:
+    """The upgrade guide from `start` to `end` on `backend`: group id -> its items (ChangeView or
+    Entry), release by release. /upgrade/ and /compare/ show these groups (atlas.js reads the same
+    `group` of each change and entry from the API); the invariants hold the counts to them."""
+    out: dict[str, list] = {g: [] for g, _ in UPGRADE_GROUPS}
+    for release in site.releases:
+        if not version_key(start) < release.key <= version_key(end):
+            continue
+        for group in site.release_views[release.version].upgrade:
+            out[group.id].extend(v for v in group.changes if applies_to(v.backends, backend))
+            out[group.id].extend(e for e in group.entries if applies_to(e.backends, backend))
+    return {g: tuple(items) for g, items in out.items()}
+
+
+BREAKING_GROUPS = ("breaking", "removals", "defaults")
+"""The steps of an upgrade that can break code: the guide's headline counts them."""

@@ -135,7 +135,9 @@ class CatalogueFeature:
     docs: str | None  # official documentation, where the sources link it
     source_file: str  # content-relative path
     line: int
-    support: tuple[str, str, str | None] | None = None  # (field, value, source): ("python", "3.7", None), ("last", "2.2", url)
+    support: tuple[str, str, str | None] | None = (
+        None  # (field, value, source): ("python", "3.7", None), ("last", "2.2", url)
+    )
 
 
 # ---------------------------------------------------------------- releases (raw)

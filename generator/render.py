@@ -101,7 +101,20 @@ def pages(site: Site) -> list[Page]:
             "releases/*.yaml, changes/*.yaml",
             parts(every, release=True, changes=True),
         ),
-        Page(urls.DEPRECATIONS, "deprecations.md.j2", {}, "releases/*.yaml", parts(every, entries=True)),
+        Page(
+            urls.UPGRADE_DEFAULTS,
+            "defaults.md.j2",
+            {},
+            "changes/*.yaml",
+            parts(every, release=True, changes=True),
+        ),
+        Page(
+            urls.DEPRECATIONS,
+            "deprecations.md.j2",
+            {},
+            "releases/*.yaml, changes/*.yaml",
+            parts(every, entries=True, changes=True),
+        ),
         Page(urls.API_PAGE, "api.md.j2", {}, "releases/*.yaml"),
         Page(urls.SPEED, "speed.md.j2", {"report": _benchmark()}, "../generator/benchmark.md (make bench)"),
     ]
@@ -134,6 +147,8 @@ def pages(site: Site) -> list[Page]:
         if feature.id in site.family_by_id:
             continue  # its family page tells its story
         inputs = parts([e.release for e in feature.entries], entries=True) | {f"feature:{feature.id}"}
+        if site.catalogue_by_id[feature.id].support:  # its removal follows the compatibility rows
+            inputs |= parts(every, release=True)
         context = {"feature": feature, "changes": site.feature_changes.get(feature.id, ())}
         source = "features/*.yaml, releases/*.yaml, changes/*.yaml"
         out.append(Page(urls.feature(feature.id), "feature.md.j2", context, source, inputs))

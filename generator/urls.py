@@ -28,6 +28,7 @@ DEPRECATIONS = "deprecations/"
 API_PAGE = "api/"
 SPEED = "speed/"
 UPGRADE = "upgrade/"
+UPGRADE_DEFAULTS = "upgrade/defaults/"  # every default and behaviour change across releases (was /upgrade/#defaults)
 SYMBOLS = "symbols/"
 
 API = "api/v1/"

@@ -41,14 +41,9 @@
     });
   }
 
-  /* ---- /compare/: what an upgrade from one release to another brings ---- */
-  const GROUPS = [
-    ["bc", "Backwards-incompatible changes"],
-    ["deprecated", "Deprecations"],
-    ["removed", "Removals"],
-    ["promoted", "Promotions"],
-    ["new", "New features"],
-  ];
+  /* ---- /compare/: what an upgrade from one release to another brings. A view of the upgrade
+     guide's grouping: the same steps (data-steps), the same `group` of every change and entry
+     (from the API), the same backend rule, so both pages count the same. ---- */
 
   /* A from/to/backend form whose choice lives in the URL (so it can be pasted into a wiki).
      run(from, to, backend, releases) is called with the API JSON of every release in (from, to]. */
@@ -100,50 +95,54 @@
     return form;
   }
 
+  /* generator/enrich.py `applies_to`: a change or entry naming no backend concerns every backend. */
+  function forBackend(backends, backend) { return !backend || !backends.length || backends.includes(backend); }
+
+  /* Every change and entry of the releases in range, by upgrade step (generator/enrich.py `guide`). */
+  function byStep(q, steps, keep) {
+    const out = Object.fromEntries(steps.map(function (s) { return [s[0], []]; }));
+    for (const rel of q.releases) {
+      const page = q.site + "releases/" + rel.version + "/";
+      for (const c of rel.change_list) {
+        if (c.group && forBackend(c.backends, q.backend) && keep(c)) out[c.group].push({ rel: rel, page: page, change: c });
+      }
+      for (const e of rel.entries) {
+        if (e.group && forBackend(e.backends, q.backend) && keep(null)) out[e.group].push({ rel: rel, page: page, entry: e });
+      }
+    }
+    return out;
+  }
+
   function initCompare() {
     rangeForm("atlas-compare", "atlas-compare-result", function (q) {
-      const out = q.out, releases = q.releases, backend = q.backend, from = q.from, to = q.to, range = q.range, form = q.form;
-      const groups = Object.fromEntries(GROUPS.map(function (g) { return [g[0], []]; }));
-      const site = q.site;
-      for (const rel of releases) {
-        const page = site + "releases/" + rel.version + "/";
-        for (const e of rel.entries) {
-          if (backend && !e.backends.includes(backend)) continue;
-          const item = { release: rel.version, text: e.title, href: page + "#" + e.id, prs: e.prs, kind: "entry" };
-          if (e.change in groups) groups[e.change].push(item);
-        }
-        for (const c of rel.change_list) {
-          if (backend && !c.backends.includes(backend)) continue;
-          const href = page + "#" + c.anchor;  // the change's own anchor, from the API
-          const item = { release: rel.version, text: plain(c.text), href: href, prs: c.prs, area: c.area, kind: "change" };
-          if (c.section === "bc-breaking") groups.bc.push(item);
-          else if (c.section === "deprecations") groups.deprecated.push(item);
-        }
-      }
-      const label = backend ? form.elements.backend.selectedOptions[0].textContent : "all backends";
-      out.append(el("p", { class: "atlas-compare-msg" },
-        "Upgrading from " + from + " to " + to + " (" + range.join(", ") + "), " + label + "."));
-      const noNotes = releases.filter(function (r) { return r.changes === 0; }).map(function (r) { return r.version; });
+      const STEPS = formTable(q.form, "steps");
+      const groups = byStep(q, STEPS, function () { return true; });
+      const label = q.backend ? q.form.elements.backend.selectedOptions[0].textContent : "all backends";
+      q.out.append(el("p", { class: "atlas-compare-msg" },
+        "Upgrading from " + q.from + " to " + q.to + " (" + q.range.join(", ") + "), " + label + "."));
+      const noNotes = q.releases.filter(function (r) { return r.changes === 0; }).map(function (r) { return r.version; });
       if (noNotes.length) {
-        out.append(el("p", { class: "atlas-compare-msg atlas-compare-gap" },
+        q.out.append(el("p", { class: "atlas-compare-msg atlas-compare-gap" },
           "No release-note change list is imported for " + noNotes.join(", ") +
           ": for those, only the features their announcements name are listed."));
       }
-      for (const [key, title] of GROUPS) {
+      for (const [key, title] of STEPS) {
         const items = groups[key];
         const section = el("section", { class: "atlas-compare-group", "data-group": key });
         section.append(el("h2", { id: "compare-" + key }, title + " (" + items.length + ")"));
         if (!items.length) section.append(el("p", {}, "None."));
         const list = el("ul");
         for (const it of items) {
-          const li = el("li", { "data-release": it.release });
-          li.append(el("span", { class: "atlas-tag" }, it.release), " ");
-          if (it.area) li.append(el("span", { class: "atlas-area-name" }, it.area + ": "));
-          li.append(el("a", { href: it.href }, it.text));
+          const li = el("li", { "data-release": it.rel.version });
+          li.append(el("span", { class: "atlas-tag" }, it.rel.version), " ");
+          if (it.change && it.change.area) li.append(el("span", { class: "atlas-area-name" }, it.change.area + ": "));
+          const link = el("a", { href: it.page + "#" + (it.change ? it.change.anchor : it.entry.id) });
+          link.append.apply(link, inline(it.change ? plain(it.change.text) : it.entry.title));
+          li.append(link);
           list.append(li);
         }
         section.append(list);
-        out.append(section);
+        q.out.append(section);
       }
     });
   }
@@ -181,29 +180,31 @@
       const STEPS = formTable(q.form, "steps"), KINDS = formTable(q.form, "kinds");
       const code = q.form.elements.code.value.trim();
       const tokens = code ? pastedTokens(code) : null;
-      const steps = Object.fromEntries(STEPS.map(function (s) { return [s[0], []]; }));
       let dropped = 0;
-      for (const rel of q.releases) {
-        const page = q.site + "releases/" + rel.version + "/";
-        for (const c of rel.change_list) {
-          if (!c.group) continue;
-          if (q.backend && c.backends.length && !c.backends.includes(q.backend)) continue;
-          if (tokens && !usesAny(c.symbols, tokens)) { dropped++; continue; }
-          steps[c.group].push({ release: rel.version, href: page + "#" + c.anchor, text: plain(c.text).concat(
+      const found = byStep(q, STEPS, function (c) {
+        if (!tokens) return true;
+        if (!c) return false;  // new features and announced entries name no code of yours
+        if (usesAny(c.symbols, tokens)) return true;
+        dropped++;
+        return false;
+      });
+      const steps = {};
+      for (const [key, items] of Object.entries(found)) {
+        steps[key] = items.map(function (it) {
+          const c = it.change, e = it.entry, rel = it.rel;
+          if (e) return { release: rel.version, href: it.page + "#" + e.id, text: e.title, kind: null, prs: e.prs, prUrls: e.pr_urls,
+            label: CHANGE_LABEL[e.change] || e.change, removal: e.removal };
+          return { release: rel.version, href: it.page + "#" + c.anchor, text: plain(c.text).concat(
             c.text.split("\n").length > 1 ? " " + plain(c.text.split("\n").slice(1).join(" ")) : ""),
             area: c.area, kind: c.kind, note: c.note, restore: c.restore, removal: c.removal,
-            workaround: c.workaround, prs: c.prs, prUrls: c.pr_urls, issues: c.issues, issueUrls: c.issue_urls });
-        }
-        if (tokens) continue;  // new features name no code of yours
-        for (const e of rel.entries) {
-          if (q.backend && e.backends.length && !e.backends.includes(q.backend)) continue;
-          if (e.change !== "new" && e.change !== "promoted") continue;
-          steps.new.push({ release: rel.version, href: page + "#" + e.id, text: e.title, kind: null, prs: e.prs, prUrls: e.pr_urls,
-            label: e.change === "new" ? "New" : "Promoted" });
-        }
+            workaround: c.workaround, prs: c.prs, prUrls: c.pr_urls, issues: c.issues, issueUrls: c.issue_urls };
+        });
       }
       const label = q.backend ? q.form.elements.backend.selectedOptions[0].textContent : "any backend";
       const counts = STEPS.map(function (s) { return steps[s[0]].length + " " + s[1].toLowerCase(); }).join(" · ");
+      const breaks = ["breaking", "removals", "defaults"].reduce(function (n, k) { return n + (steps[k] || []).length; }, 0);
+      q.out.append(el("p", { class: "atlas-compare-msg atlas-upgrade-headline" }, breaks + (breaks === 1 ? " change" : " changes") +
+        " can break your code (breaking changes, removals, default and behaviour changes)."));
       q.out.append(el("p", { class: "atlas-compare-msg" }, "From " + q.from + " to " + q.to + " on " + label + ": " + counts + "."));
       if (tokens) q.out.append(el("p", { class: "atlas-compare-msg" },
         "Kept the changes that name something your pasted text uses; " + dropped + " others left out."));
@@ -212,21 +213,27 @@
         "No release-note change list is at hand for " + missing.join(", ") + ": only their announced features are listed."));
       for (const [key, title] of STEPS) {
         const items = steps[key];
-        if (key !== "new") items.sort(function (a, b) { return (a.area || "").localeCompare(b.area || ""); });  // stable: by area, then release
+        const order = q.range;  // by release, then area (stable: notes order within an area)
+        items.sort(function (a, b) { return order.indexOf(a.release) - order.indexOf(b.release) || (a.area || "").localeCompare(b.area || ""); });
         const section = el("section", { class: "atlas-compare-group", "data-group": key });
         section.append(el("h2", { id: "upgrade-" + key }, title + " (" + items.length + ")"));
+        document.querySelectorAll('.md-nav--secondary a[href="#upgrade-' + key + '"]').forEach(function (a) { a.textContent = title + " (" + items.length + ")"; });
         const list = el("ul");
-        let area = null;
+        let area = null, release = null;
         for (const it of items) {
+          if (it.release !== release) area = null;
+          release = it.release;
           const li = el("li", { "data-release": it.release, class: "atlas-upgrade-item" });
           li.append(el("span", { class: "atlas-tag" }, it.release), " ");
           if (it.kind) li.append(el("span", { class: "atlas-tag atlas-kind" }, KINDS[it.kind] || it.kind), " ");
           if (it.label) li.append(el("span", { class: "atlas-tag" }, it.label), " ");
           if (it.area && it.area !== area) li.append(el("span", { class: "atlas-area-name" }, it.area + ": "));
           area = it.area;
-          li.append(el("a", { href: it.href }, it.text));
-          if (it.note) { li.append(el("br")); li.append(el("strong", {}, key === "known-issues" ? "What fails: " : "What to do: ")); li.append(it.note.replace(/`/g, "")); }
-          if (it.workaround) { li.append(" "); li.append(el("strong", {}, "Workaround: ")); li.append(it.workaround.replace(/`/g, "")); }
+          const link = el("a", { href: it.href });
+          link.append.apply(link, inline(it.text));
+          li.append(link);
+          if (it.note) { li.append(el("br")); li.append(el("strong", {}, key === "known-issues" ? "What fails: " : "What to do: ")); li.append.apply(li, inline(it.note)); }
+          if (it.workaround) { li.append(" "); li.append(el("strong", {}, "Workaround: ")); li.append.apply(li, inline(it.workaround)); }
           (it.issues || []).forEach(function (n, k) { li.append(" "); li.append(el("a", { href: it.issueUrls[k] }, "issue #" + n)); });
           if (it.restore) { li.append(" "); li.append(el("strong", {}, "Old behaviour back: ")); li.append(el("code", {}, it.restore)); }
           if (it.removal) { li.append(" "); li.append(el("strong", {}, "Removal planned in " + it.removal + ".")); }
@@ -244,11 +251,31 @@
     });
   }
 
-  /* First line of a release-note entry as plain text: no heading marks, bullets, links or backticks. */
+  /* First line of a release-note entry: no heading marks, bullets or links (inline() renders the rest). */
   function plain(text) {
-    return text.split("\n")[0].replace(/^#+\s*/, "").replace(/^[-*]\s+/, "")
-      .replace(/\[([^\]]+)\]\([^)]*\)/g, "$1").replace(/`/g, "");
+    return text.trim().split("\n")[0].replace(/^#+\s*/, "").replace(/^[-*]\s+/, "")
+      .replace(/\[([^\]]+)\]\([^)]*\)/g, "$1");
   }
+
+  /* Inline Markdown as DOM nodes, never HTML: `code`, **strong**, *em*; links keep their text
+     (generator/textfilters.py `rich` renders the same marks on the pages). */
+  function inline(text) {
+    const out = [];
+    const re = /`([^`]+)`|\*\*([^*]+)\*\*|\*([^*\s][^*]*)\*|\[([^\]]+)\]\([^)]*\)/g;
+    let at = 0, m;
+    while ((m = re.exec(text)) !== null) {
+      if (m.index > at) out.push(document.createTextNode(text.slice(at, m.index)));
+      if (m[1] !== undefined) out.push(el("code", {}, m[1]));
+      else if (m[2] !== undefined) out.push(el("strong", {}, m[2]));
+      else if (m[3] !== undefined) out.push(el("em", {}, m[3]));
+      else out.push(document.createTextNode(m[4]));
+      at = re.lastIndex;
+    }
+    if (at < text.length) out.push(document.createTextNode(text.slice(at)));
+    return out;
+  }
+
+  const CHANGE_LABEL = { new: "New", promoted: "Promoted", deprecated: "Deprecated", removed: "Removed" };
 
   /* ---- Wide Markdown tables: Material wraps each in a sideways-scrolling box, which keyboard
      users can scroll only if it takes focus (WCAG 2.1.1; axe scrollable-region-focusable). ---- */
