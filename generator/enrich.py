@@ -127,6 +127,7 @@ def enrich(content: Content) -> Site:
         entries_by_tier={t.id: tuple(e for e in all_entries if e.tier == t.id) for t in content.tiers},
         symbol_pages=_symbol_pages(releases, change_views),
         source_date_epoch=calendar.timegm(max(r.date for r in releases).timetuple()),
+        change_lists=tuple(r.version for r in releases if r.changes),
     )
 
 

@@ -537,6 +537,7 @@ class Site:
     entries_by_tier: dict = field(hash=False)  # tier id -> entries, newest first
     symbol_pages: dict = field(hash=False)  # module path -> SymbolModule, by path: the /symbols/ pages
     source_date_epoch: int  # the newest release date, for reproducible builds
+    change_lists: tuple[str, ...] = ()  # releases whose release-note change list is imported, oldest first
 
 
 # ---------------------------------------------------------------- the home page (computed by enrich.home)

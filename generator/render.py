@@ -71,6 +71,7 @@ def environment() -> jinja2.Environment:
         change_kind=CHANGE_KINDS,
         section_title=SECTION_TITLES,
         urls=urls,
+        coverage=coverage,
     )
     return env
 
@@ -177,6 +178,20 @@ def pages(site: Site) -> list[Page]:
                 )
             )
     return out
+
+
+def coverage(site: Site) -> str:
+    """The releases whose change lists the site holds, in words: "2.5–2.14", or "none"."""
+    have = site.change_lists
+    if not have:
+        return "no release"
+    runs, start = [], 0
+    index = {v: i for i, v in enumerate(site.versions)}
+    for k in range(1, len(have) + 1):
+        if k == len(have) or index[have[k]] != index[have[k - 1]] + 1:
+            runs.append(have[start] if start == k - 1 else f"{have[start]}–{have[k - 1]}")
+            start = k
+    return ", ".join(runs)
 
 
 BENCHMARK = ROOT / "generator" / "benchmark.md"

@@ -254,7 +254,7 @@
   /* First line of a release-note entry: no heading marks, bullets or links (inline() renders the rest). */
   function plain(text) {
     return text.trim().split("\n")[0].replace(/^#+\s*/, "").replace(/^[-*]\s+/, "")
-      .replace(/\[([^\]]+)\]\([^)]*\)/g, "$1");
+      .replace(/\[([^\]]+)\]\([^)]*\)/g, "$1").replace(/\s*_\(from miscategorized\)_/g, "");  // textfilters._EDITORS
   }
 
   /* Inline Markdown as DOM nodes, never HTML: `code`, **strong**, *em*; links keep their text
