@@ -181,7 +181,7 @@ def support_follows_compatibility(site: Site, where: _Where) -> list[Problem]:
                 )
             )
         for row in site.ledger:
-            if row.feature is feature and row.status != "removed":
+            if row.feature is not None and row.feature.id == feature.id and row.status != "removed":
                 out.append(
                     where.page(
                         urls.DEPRECATIONS,
