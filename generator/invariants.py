@@ -65,8 +65,18 @@ class _Where:
     def catalogue(self, node, message: str) -> Problem:
         return Problem(self._path(node.source_file), node.line, 5, message)
 
-    def page(self, url: str, message: str) -> Problem:
-        return Problem(f"/{url}", 0, 0, message)
+    def page(self, site: Site, url: str, message: str, row=None, feature_id: str | None = None) -> Problem:
+        """A page's fact, at the content that makes it: the ledger row's entry or change, or the
+        feature's catalogue entry; the message names the page."""
+        text = f"/{url}: {message}"
+        if row is not None and row.entry is not None:
+            return self.entry(next(r for r in site.releases if r.version == row.entry.release), row.entry, text)
+        if row is not None and row.change is not None:
+            return self.change(row.deprecated_in, row.change.change, text)
+        node = site.catalogue_by_id.get(feature_id or (row.feature.id if row is not None and row.feature else ""))
+        if node is not None:
+            return self.catalogue(node, text)
+        return Problem(f"/{url}", 1, 1, message)
 
     @functools.cache  # noqa: B019 (one _Where per check run)
     def _change_line(self, rel: str, record: str) -> int:
@@ -184,8 +194,10 @@ def support_follows_compatibility(site: Site, where: _Where) -> list[Problem]:
             if row.feature is not None and row.feature.id == feature.id and row.status != "removed":
                 out.append(
                     where.page(
+                        site,
                         urls.DEPRECATIONS,
                         f"{feature.title}: '{row.status}', but the compatibility matrix dropped it in {gone}",
+                        row,
                     )
                 )
     return out
@@ -201,21 +213,27 @@ def home_lists(site: Site, where: _Where) -> list[Problem]:
     for item in home(site).due:
         row = rows.get(item.url)
         if row is None:
-            out.append(where.page(urls.HOME, f"'{item.title}' is on the way out, but not on /{urls.DEPRECATIONS}"))
+            out.append(
+                where.page(site, urls.HOME, f"'{item.title}' is on the way out, but not on /{urls.DEPRECATIONS}")
+            )
             continue
         if status.get(row.status) != item.status or row.deprecated_in != item.deprecated_in:
             out.append(
                 where.page(
+                    site,
                     urls.HOME,
                     f"'{item.title}': {item.status} since {item.deprecated_in}, but /{urls.DEPRECATIONS} says "
                     f"{row.status} since {row.deprecated_in}",
+                    row,
                 )
             )
         if row.feature is not None and row.feature.deprecated_in != item.deprecated_in:
             out.append(
                 where.page(
+                    site,
                     urls.feature(row.feature.id),
                     f"deprecated in {row.feature.deprecated_in}, but the home page says {item.deprecated_in}",
+                    feature_id=row.feature.id,
                 )
             )
         if row.change is not None:
@@ -223,7 +241,9 @@ def home_lists(site: Site, where: _Where) -> list[Problem]:
             version = page.removeprefix(urls.RELEASES).rstrip("/")
             anchors = {v.anchor for v in _views(site, next(r for r in site.releases if r.version == version))}
             if anchor not in anchors:
-                out.append(where.page(urls.HOME, f"'{item.title}' links to /{item.url}, which has no such change"))
+                out.append(
+                    where.page(site, urls.HOME, f"'{item.title}' links to /{item.url}, which has no such change", row)
+                )
     latest = site.latest
     ids = {e.id for e in latest.entries}
     for entry in site.release_views[latest.version].highlights:
@@ -244,8 +264,10 @@ def tiers_agree(site: Site, where: _Where) -> list[Problem]:
         if feature.removed_in is None and shown != feature.tier_today:
             out.append(
                 where.page(
+                    site,
                     urls.feature(feature.id),
                     f"the header says tier '{feature.tier_today}', the lifecycle shows '{shown}' in {last.release if last else '—'}",
+                    feature_id=feature.id,
                 )
             )
         own = {}
@@ -258,9 +280,11 @@ def tiers_agree(site: Site, where: _Where) -> list[Problem]:
                 if cell.label == NO_TIER and mine is not None and mine.tier:
                     out.append(
                         where.page(
+                            site,
                             urls.feature(feature.id),
                             f"By backend: {backend} says '{NO_TIER}' in {cell.release}, where the feature is "
                             f"'{mine.label}'",
+                            feature_id=feature.id,
                         )
                     )
     return out

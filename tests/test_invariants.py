@@ -170,7 +170,12 @@ def test_a_home_item_its_page_does_not_say_trips(content_copy):
     site = enrich(load(content_copy))
     [row] = site.ledger
     broken = replace(site, ledger=(replace(row, feature=replace(row.feature, deprecated_in="2.8")),))
-    assert any(m.startswith("/features/old-wheel/") and "the home page says 2.7" in m for m in messages(broken))
+    found = messages(broken, content_copy)
+    assert any(
+        m.startswith("features/fixture.yaml:")
+        and "/features/old-wheel/: deprecated in 2.8, but the home page says 2.7" in m
+        for m in found
+    ), found
 
 
 def test_a_header_tier_or_a_backend_row_that_disagrees_trips(content_copy):
@@ -182,7 +187,8 @@ def test_a_header_tier_or_a_backend_row_that_disagrees_trips(content_copy):
     features = tuple(
         replace(f, tier_today="stable", backend_cells=((backend, muted),)) if f is widget else f for f in site.features
     )
-    found = messages(replace(site, features=features))
+    found = messages(replace(site, features=features), content_copy)
+    assert all(m.startswith("features/fixture.yaml:") for m in found), found
     assert any("the header says tier 'stable'" in m for m in found), found
     assert any(f"By backend: {backend} says 'No tier'" in m for m in found), found
 
