@@ -118,7 +118,9 @@ def enrich(content: Content) -> Site:
             _backend_view(b, releases, features, eras, content.tiers, change_views) for b in content.backends
         ),
         contributors=_contributors(releases),
-        timeline=Matrix(versions, tuple(_row(f, _strip(f.entries, eras, content.tiers, True)) for f in features)),
+        timeline=Matrix(
+            versions, tuple(_row(f, _strip(f.entries, eras, content.tiers, True, gone_after(f))) for f in features)
+        ),
         ledger=ledger,
         ledger_overdue=sum(1 for row in ledger if row.overdue),
         feature_changes=feature_changes,
@@ -301,9 +303,26 @@ Eras = tuple[tuple[str, str], ...]
 
 
 @functools.lru_cache(maxsize=1 << 16)
-def _strip(entries: tuple[Entry, ...], eras: Eras, tiers: tuple[Tier, ...], pad: bool) -> tuple[Cell, ...]:
-    """_cells merged into runs, memoised: live preview recomputes only the strips an edit touched."""
-    return _runs(_cells(entries, eras, tiers, pad))
+def _strip(
+    entries: tuple[Entry, ...], eras: Eras, tiers: tuple[Tier, ...], pad: bool, gone_after: str | None = None
+) -> tuple[Cell, ...]:
+    """_cells merged into runs, memoised: live preview recomputes only the strips an edit touched.
+    With gone_after (a removal the compatibility rows tell, not an entry), releases from it on that
+    do not mention the feature are gone instead of carrying its last tier."""
+    cells = _cells(entries, eras, tiers, pad)
+    if gone_after is not None:
+        after = version_key(gone_after)
+        cells = tuple(
+            Cell(c.release, None, "", "gone", None) if c.entry is None and version_key(c.release) >= after else c
+            for c in cells
+        )
+    return _runs(cells)
+
+
+def gone_after(feature: Feature) -> str | None:
+    """The release from which a feature's strip shows it gone though no entry removed it: its
+    support left the compatibility rows (or a source named the last release)."""
+    return feature.removed_in if feature.removed_by in ("compatibility", "last") else None
 
 
 @functools.lru_cache(maxsize=1 << 16)
@@ -397,7 +416,7 @@ def _families(
 
         walk(node.id, 0)
         rows = tuple(
-            replace(_row(feature, _strip(feature.entries, eras, content.tiers, True)), depth=depth)
+            replace(_row(feature, _strip(feature.entries, eras, content.tiers, True, gone_after(feature))), depth=depth)
             for depth, fid in below
             if (feature := feature_by_id.get(fid))
         )
@@ -471,12 +490,13 @@ def _features(
         differs = (
             any([c.label for c in s] != [c.label for c in cells][-len(s) :] for _, s in strips) and len(backends) > 1
         )
-        cells = _strip(entries, eras, tiers, False)
-        strips = tuple((b, _strip(backend_entries(entries, b), eras, tiers, False)) for b, _ in strips)
         node = catalogue_by_id[fid]
         by_support = support_removed(node, releases, deprecated.release if deprecated else entries[0].release)
         if removed is not None and by_support is not None and version_key(by_support) < version_key(removed.release):
             removed = None  # the compatibility rows say it went first
+        ended = by_support if removed is None else None
+        cells = _strip(entries, eras, tiers, False, ended)
+        strips = tuple((b, _strip(backend_entries(entries, b), eras, tiers, False, ended)) for b, _ in strips)
         today, since = tier_today(_cells(entries, eras, tiers, False), entries)
         features.append(
             Feature(
@@ -524,7 +544,7 @@ def _backend_view(backend: Backend, releases, features, eras: Eras, tiers, chang
     for feature in features:
         mine = tuple(e for e in feature.entries if backend.id in e.backends)
         if mine:
-            rows.append(_row(feature, _strip(mine, eras, tiers, True)))
+            rows.append(_row(feature, _strip(mine, eras, tiers, True, gone_after(feature))))
     rows.sort(key=lambda r: (_first_index(r), r.feature.title.casefold()))
     entries = tuple((r, tuple(e for e in r.entries if backend.id in e.backends)) for r in reversed(releases))
     changes = tuple(

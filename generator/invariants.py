@@ -9,8 +9,9 @@ the content, so a contradiction a reader could catch fails the build instead:
 - support: a feature whose support a compatibility row no longer lists is removed from then on,
   and no entry or page says it is still deprecated or overdue;
 - home: every item of the home page's lists is on the page it links to, as that page says it;
-- tiers: a feature header's tier is the one its lifecycle shows in the latest release, and no
-  per-backend row says "No tier" where the feature has one;
+- tiers: a feature header's tier is the one its lifecycle shows in the latest release, its
+  lifecycle shows no tier after its removal, and no per-backend row says "No tier" where the
+  feature has one;
 - compatibility: an alternative value differs from the matrix's (else it is not a disagreement).
 
 A problem names the content file and line when one is at fault, else the page and the fact.
@@ -270,6 +271,18 @@ def tiers_agree(site: Site, where: _Where) -> list[Problem]:
                     feature_id=feature.id,
                 )
             )
+        if feature.removed_in is not None:
+            for cell in feature.cells:
+                if cell.entry is None and cell.tier and version_key(cell.release) >= version_key(feature.removed_in):
+                    out.append(
+                        where.page(
+                            site,
+                            urls.feature(feature.id),
+                            f"the lifecycle still shows '{cell.label}' in {cell.release}, after its removal in "
+                            f"{feature.removed_in}",
+                            feature_id=feature.id,
+                        )
+                    )
         own = {}
         for cell in feature.cells:
             for k in range(cell.span):

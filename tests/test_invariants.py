@@ -164,6 +164,14 @@ def test_support_the_matrix_dropped_is_removed_and_a_page_saying_otherwise_trips
     found = messages(broken, content_copy)
     assert any("Old wheel: 'deprecated', but the compatibility matrix dropped it in 2.7" in m for m in found), found
     assert any("gone from the compatibility matrix since 2.7" in m for m in found), found
+    # The lifecycle shows it gone after its removal; a strip still carrying its tier trips.
+    assert [c.css for c in wheel.cells] == ["tier-deprecated", "gone"]
+    carried = Cell("2.8", "deprecated", "Deprecated", "tier-deprecated carried", None)
+    broken = replace(
+        site, features=tuple(replace(f, cells=(f.cells[0], carried)) if f is wheel else f for f in site.features)
+    )
+    found = messages(broken, content_copy)
+    assert any("the lifecycle still shows 'Deprecated' in 2.8, after its removal in 2.7" in m for m in found), found
 
 
 def test_a_home_item_its_page_does_not_say_trips(content_copy):
