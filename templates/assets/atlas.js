@@ -217,7 +217,7 @@
         items.sort(function (a, b) { return order.indexOf(a.release) - order.indexOf(b.release) || (a.area || "").localeCompare(b.area || ""); });
         const section = el("section", { class: "atlas-compare-group", "data-group": key });
         section.append(el("h2", { id: "upgrade-" + key }, title + " (" + items.length + ")"));
-        document.querySelectorAll('.md-nav--secondary a[href="#upgrade-' + key + '"]').forEach(function (a) { a.textContent = title + " (" + items.length + ")"; });
+        document.querySelectorAll('.md-nav--secondary a[href$="#upgrade-' + key + '"]').forEach(function (a) { (a.querySelector(".md-ellipsis") || a).textContent = title + " (" + items.length + ")"; });
         const list = el("ul");
         let area = null, release = null;
         for (const it of items) {
