@@ -114,32 +114,37 @@ def ledger_complete(site: Site, where: _Where) -> list[Problem]:
 
 
 def ledger_in_guide(site: Site, where: _Where) -> list[Problem]:
-    """Each ledger row deprecated (or removed by an entry) in a release is listed by that release's
-    upgrade step, so /upgrade/ and /compare/ count what the ledger says."""
+    """Each ledger row is listed by the upgrade step of the release that deprecated it, and a
+    removal an entry announced by that release's removals step, so /upgrade/ and /compare/ count
+    what the ledger says."""
     out = []
     by_version = {r.version: r for r in site.releases}
     for row in site.ledger:
-        release = by_version[row.deprecated_in]
-        if release is site.releases[0]:
-            continue  # no guide leads to the first release
-        steps = {g.id: g for g in site.release_views[release.version].upgrade}
-        listed = steps.get("deprecations")
-        found = listed is not None and (
-            (row.change is not None and row.change in listed.changes)
-            or (
-                row.feature is not None
-                and (
-                    any(e.id == row.feature.id for e in listed.entries)
-                    or any(row.feature.id in v.features for v in listed.changes)
+        checks = [(row.deprecated_in, "deprecations")]
+        if row.removed_by == "entry":
+            checks.append((row.removed_in, "removals"))
+        for version, step in checks:
+            release = by_version[version]
+            if release is site.releases[0]:
+                continue  # no guide leads to the first release
+            listed = next((g for g in site.release_views[version].upgrade if g.id == step), None)
+            fid = row.feature.id if row.feature is not None else None
+            found = listed is not None and (
+                (row.change is not None and row.change in listed.changes)
+                or (
+                    fid is not None
+                    and (any(e.id == fid for e in listed.entries) or any(fid in v.features for v in listed.changes))
                 )
             )
-        )
-        if not found:
-            message = f"deprecated in {release.version} on /{urls.DEPRECATIONS} but not in that release's upgrade step"
+            if found:
+                continue
+            said = {"deprecations": "deprecated", "removals": "removed"}[step]
+            message = f"{said} in {version} on /{urls.DEPRECATIONS} but not in that release's upgrade step"
+            entry = next((e for e in release.entries if e.id == fid), None) if fid else None
             out.append(
-                where.entry(release, row.entry, message)
-                if row.entry
-                else where.change(release.version, row.change.change, message)
+                where.entry(release, entry, message)
+                if entry is not None
+                else where.change(version, row.change.change, message)
             )
     return out
 
