@@ -22,9 +22,12 @@ How a line under a section is read:
   change. A short label ("- c10d", at most LABEL_WORDS words) extends the area; a longer one
   ("- Several operator decomps received improvements/bugfixes:") is a sentence, kept in each
   change's text above the nested item as its context. The same holds for a PR-less line
-  directly followed by sibling items ("New meta tensor implementations:" over "* nonzero (#1)").
+  directly followed by sibling items ("New meta tensor implementations:" over "* nonzero (#1)"),
+  unless it is a paragraph of its own (sentences that do not lead in with a colon).
 - A PR-less entry heading met inside the body of a list-item change at a deeper level than its
   area ("### Version <2.9" under a deprecation bullet) continues that change.
+- In the breaking and deprecation sections, a PR-less bullet right after a PR-citing change of
+  the same area is that change's explanation, joined to it (2.10's `fallback=False` default).
 - An area heading whose title is a sentence ("### Dropped support for Triton < 2.2.0. Removed
   Support for CUDA 12.4, Anaconda in CI/CD." over the bullets that say each of it) summarises the
   changes under it: it names no area, and its words only help the wording decide one (below).
@@ -364,7 +367,8 @@ class _Builder:
                 self._line(i)
                 i += 1
         self._flush()
-        return ParsedNotes(_areas_from_wording(self.changes, self.summaries), tuple(self.warnings))
+        changes = _join_explanations(_areas_from_wording(self.changes, self.summaries))
+        return ParsedNotes(changes, tuple(self.warnings))
 
     def _start_section(self, i: int, title: str) -> None:
         self._flush()
@@ -510,7 +514,7 @@ class _Builder:
                 ):
                     end += 1
             children = [c for c, _ in blocks[k + 1 : end]]
-            if children and self._mostly_cite_prs(children):
+            if children and self._lead_in(lines[0]) and self._mostly_cite_prs(children):
                 self._emit_group(children, area, context, lines[0])
             elif is_item:
                 self._emit_item(lines, area, context)
@@ -519,6 +523,14 @@ class _Builder:
                 self._emit(lines, area, context)
                 end = k + 1
             k = end
+
+    def _lead_in(self, line: int) -> bool:
+        """Whether a PR-less line can head the sibling items under it: a name ("Enhanced Windows
+        support", "Fixes to existing meta tensor op implementation") or a sentence that leads in
+        ("New meta tensor implementations:"); a paragraph of sentences that says something of its own (2.6's "AOTInductor: ABI-compatible mode code generation.
+        In order to …") is a change by itself."""
+        label = self._label(line)
+        return label.endswith(":") or self.lines[line].rstrip().endswith(":") or not re.search(r"\.\s", label)
 
     def _emit_item(self, lines: list[int], area: str, context: tuple[int, ...] = ()) -> None:
         """Emit a list item as one change, or as a group when it is a PR-less one-line bullet
@@ -599,6 +611,33 @@ class _Builder:
                 fence_pad = min(pad, spaces)
             out.append(line[min(fence_pad if in_code else pad, spaces) :])
         return "\n".join(out).strip("\n")
+
+
+_ACTING = ("bc-breaking", "deprecations")
+
+
+def _join_explanations(changes: tuple[ImportedChange, ...]) -> tuple[ImportedChange, ...]:
+    """Each bullet that cites no PR and explains the bullet above it, joined to that bullet.
+
+    In the breaking and deprecation sections a notes author sometimes writes a change's
+    explanation as a bullet of its own (2.10: "- `fallback=False` is now the default … (#162726)"
+    then "- The exporter now uses … set `fallback=True`"): a PR-less bullet right after a
+    PR-citing change of the same section and area is that change's text, not a change."""
+    out: list[ImportedChange] = []
+    for change in changes:
+        last = out[-1] if out else None
+        if (
+            last is not None
+            and change.section in _ACTING
+            and not change.prs
+            and _ITEM.match(change.text)
+            and last.prs
+            and (last.section, last.area) == (change.section, change.area)
+        ):
+            out[-1] = replace(last, text=f"{last.text}\n{change.text}", issues=last.issues + change.issues)
+        else:
+            out.append(change)
+    return tuple(out)
 
 
 def is_sentence(label: str) -> bool:

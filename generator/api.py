@@ -10,7 +10,7 @@ import json
 from pathlib import Path
 
 from . import urls
-from .model import ALL, Entry, Release, Site, parts
+from .model import ALL, ChangeView, Entry, Release, Site, parts
 
 
 def _dump(data) -> bytes:
@@ -34,6 +34,7 @@ def _entry(entry: Entry, base: str, group: str = "") -> dict:
         "source": entry.source,
         "removal": entry.removal,
         "url": base + urls.at(urls.release(entry.release), urls.entry_anchor(entry.id)),
+        "path": urls.at(urls.release(entry.release), urls.entry_anchor(entry.id)),
         "feature_url": base + urls.feature(entry.id),
     }
 
@@ -110,6 +111,7 @@ def _release(site: Site, release: Release, base: str) -> bytes:
                 "prs": list(v.change.prs),
                 "backends": list(v.backends),
                 "url": urls.at(page, v.anchor),
+                "path": urls.at(urls.release(release.version), v.anchor),
                 "anchor": v.anchor,
                 "note": v.change.note,
                 "kind": v.change.kind,
@@ -121,6 +123,7 @@ def _release(site: Site, release: Release, base: str) -> bytes:
                 "issues": list(v.change.issues),
                 "issue_urls": [urls.issue(n) for n in v.change.issues],
                 "workaround": v.change.workaround,
+                "features": [{"id": fid, "source": _feature_source(v, fid)} for fid in v.features],
             }
             for s in site.release_views[release.version].sections
             for area in s.areas
@@ -128,6 +131,14 @@ def _release(site: Site, release: Release, base: str) -> bytes:
         ],
     }
     return _dump(data)
+
+
+def _feature_source(view: ChangeView, fid: str) -> str:
+    """How a change came to be a feature's: "tag" (hand-written), "area" (its area's default),
+    or "entry" (a release entry of the feature cites one of its PRs)."""
+    if fid in view.change.features:
+        return "tag"
+    return "area" if fid in view.derived else "entry"
 
 
 def _features(site: Site, base: str) -> bytes:

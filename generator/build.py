@@ -13,7 +13,7 @@ import tempfile
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from . import invariants, manifest, search
+from . import browser, invariants, manifest, search
 from .enrich import enrich
 from .errors import ContentError
 from .load import load
@@ -131,6 +131,7 @@ def generate(content_dir: Path, docs_dir: Path = DEFAULT_DOCS) -> tuple[Site, li
     )
     changed = changed_parts(_LAST, key, stamps, shape, site)
     output = render_all(site, url, previous=_LAST.output if changed is not None else None, changed=changed)
+    output.update(browser.files())  # what the scripts read from Python (search paths, shards)
     written = write_changed(output, docs_dir)
     _LAST = _Last(key, stamps, site, shape, output)
     return site, written

@@ -16,7 +16,9 @@ from collections import defaultdict
 from dataclasses import replace
 
 from . import symbols, urls
+from .errors import ContentError, Problem, did_you_mean
 from .model import (
+    QUIET_KINDS,
     SECTIONS,
     UPGRADE_GROUPS,
     Backend,
@@ -41,6 +43,8 @@ from .model import (
     MatrixRow,
     Release,
     ReleaseView,
+    Retired,
+    RetiredSymbol,
     Site,
     StoryCell,
     StoryRow,
@@ -50,6 +54,7 @@ from .model import (
     Tier,
     TierLevel,
     UpgradeGroup,
+    area_key,
     version_key,
 )
 
@@ -60,6 +65,7 @@ CHANGE_LABELS = {
     "demoted": "Demoted",
     "deprecated": "Deprecated",
     "removed": "Removed",
+    "part-removed": "Partly removed",
 }
 
 
@@ -78,7 +84,8 @@ def enrich(content: Content) -> Site:
     """Build the complete Site from validated content, in one pass.
 
     Computed here, never in templates: lifecycles and their cells (`Feature`), the timeline and
-    each backend's matrix, every change's own anchor and backends (`ChangeView`), release-page
+    each backend's matrix, every change's own anchor, backends and features (`ChangeView`: hand
+    tags, entries citing its PRs, and its area's default from the catalogue's `change_areas`), release-page
     groupings (`ReleaseView`), backend change counts, the ledger, tier levels, contributors,
     and the API symbol pages (`SymbolModule`).
     """
@@ -90,7 +97,8 @@ def enrich(content: Content) -> Site:
     feature_by_id = {f.id: f for f in features}
     versions = tuple(r.version for r in releases)
     by_pr = _features_by_pr(releases)
-    change_views = {r.version: _change_views(r, content.backends, by_pr) for r in releases}
+    rules = area_rules(content.catalogue)
+    change_views = {r.version: _change_views(r, content.backends, by_pr, rules) for r in releases}
     ledger = _ledger(features, releases, change_views)
     feature_changes = _feature_changes(releases, change_views)
     families = _families(content, catalogue_by_id, feature_by_id, eras, feature_changes)
@@ -127,7 +135,7 @@ def enrich(content: Content) -> Site:
         defaults=tuple((r, v) for r in reversed(releases) for v in change_views[r.version] if v.group == "defaults"),
         release_views={r.version: _release_view(r, content, change_views[r.version]) for r in releases},
         entries_by_tier={t.id: tuple(e for e in all_entries if e.tier == t.id) for t in content.tiers},
-        symbol_pages=_symbol_pages(releases, change_views),
+        symbol_pages=_symbol_pages(releases, change_views, content.retired),
         source_date_epoch=calendar.timegm(max(r.date for r in releases).timetuple()),
         change_lists=tuple(r.version for r in releases if r.changes),
     )
@@ -575,13 +583,6 @@ def _first_index(row: MatrixRow) -> int:
     return next(i for i, c in enumerate(row.cells) if c.entry is not None)
 
 
-def change_anchor(change: Change) -> str:
-    """`c-` and a hash of the change's record line (its first line): the same line keeps the
-    same anchor across rebuilds and re-imports, wherever the change moves in the list."""
-    record = " ".join(change.text.strip().split("\n", 1)[0].split())
-    return "c-" + hashlib.sha1(record.encode("utf-8")).hexdigest()[:8]
-
-
 def _feature_changes(releases, change_views) -> dict[str, tuple]:
     out: dict[str, list] = defaultdict(list)
     for release in reversed(releases):
@@ -602,40 +603,91 @@ def _features_by_pr(releases: tuple[Release, ...]) -> dict[int, tuple[str, ...]]
     return {pr: tuple(ids) for pr, ids in out.items()}
 
 
-def _change_views(release: Release, backends: tuple[Backend, ...], by_pr: dict) -> tuple[ChangeView, ...]:
+AreaRule = tuple[tuple[str, ...], str, frozenset]
+"""(area heading parts, feature id, that feature and every member below it)."""
+
+
+def area_rules(catalogue: tuple[CatalogueFeature, ...]) -> tuple[AreaRule, ...]:
+    """The catalogue's per-area defaults (`change_areas`), longest heading first, each with the
+    feature's subtree: a change tagged anywhere in it keeps its tag instead of the default."""
+    children: dict[str, list[str]] = defaultdict(list)
+    for f in catalogue:
+        if f.parent:
+            children[f.parent].append(f.id)
+
+    def subtree(fid: str) -> frozenset:
+        out, todo = {fid}, [fid]
+        while todo:
+            for child in children[todo.pop()]:
+                if child not in out:
+                    out.add(child)
+                    todo.append(child)
+        return frozenset(out)
+
+    rules = [(area_key(h), f.id, subtree(f.id)) for f in catalogue for h in f.change_areas]
+    return tuple(sorted(rules, key=lambda r: (-len(r[0]), r[0])))
+
+
+def area_default(area: str, rules: tuple[AreaRule, ...]) -> AreaRule | None:
+    """The rule of the longest heading that `area` equals or lies under, or None."""
+    parts = area_key(area)
+    return next((r for r in rules if parts[: len(r[0])] == r[0]), None)
+
+
+def derived_features(area: str, given: tuple[str, ...], rules: tuple[AreaRule, ...]) -> tuple[str, ...]:
+    """The feature a change carries by its area: its area's default, unless a hand tag or an
+    entry's PR already puts it in that feature or one of its members (the more specific tag wins)."""
+    rule = area_default(area, rules)
+    if rule is None or any(fid in rule[2] for fid in given):
+        return ()
+    return (rule[1],)
+
+
+def _change_views(
+    release: Release, backends: tuple[Backend, ...], by_pr: dict, rules: tuple[AreaRule, ...]
+) -> tuple[ChangeView, ...]:
     cited = tuple(sorted((pr, by_pr[pr]) for c in release.changes for pr in c.prs if pr in by_pr))
-    return _views_of(release.changes, backends, cited)
+    return _views_of(release.changes, backends, cited, rules)
 
 
 @functools.lru_cache(maxsize=1024)
-def _views_of(changes: tuple[Change, ...], backends: tuple[Backend, ...], cited: tuple) -> tuple[ChangeView, ...]:
-    """Each change with its own anchor, the PR anchors it owns (first citation wins) and its backends.
+def _views_of(
+    changes: tuple[Change, ...], backends: tuple[Backend, ...], cited: tuple, rules: tuple[AreaRule, ...]
+) -> tuple[ChangeView, ...]:
+    """Each change with its own anchor, the PR anchors it owns (first citation wins), its backends
+    and its features (hand tags, entries citing its PRs, then its area's default).
     Memoised by value: live preview recomputes only the change lists an edit touched."""
     anchored: set[int] = set()
-    taken: set[str] = set()
     views = []
     by_pr = dict(cited)
-    for change in changes:
+    for change, anchor in zip(changes, urls.change_anchors(c.text for c in changes), strict=True):
         own = tuple(pr for pr in dict.fromkeys(change.prs) if pr not in anchored)
         anchored.update(own)
+        given = tuple(dict.fromkeys(change.features + tuple(f for pr in change.prs for f in by_pr.get(pr, ()))))
+        derived = derived_features(change.area, given, rules)
         views.append(
             ChangeView(
                 change,
-                _unique(change_anchor(change), taken),
+                anchor,
                 own,
                 change_backends(change, backends),
                 symbols=symbols.of_text(change.text, change.note, change.restore),
                 group=upgrade_group(change),
-                features=tuple(
-                    dict.fromkeys(change.features + tuple(f for pr in change.prs for f in by_pr.get(pr, ())))
-                ),
+                features=given + derived,
+                derived=derived,
             )
         )
     return tuple(views)
 
 
-def _symbol_pages(releases: tuple[Release, ...], change_views: dict) -> dict[str, SymbolModule]:
-    """The /symbols/ pages: every `torch.*` name, on its module's page, with what names it."""
+def _symbol_pages(
+    releases: tuple[Release, ...], change_views: dict, retired: tuple[RetiredSymbol, ...] = ()
+) -> dict[str, SymbolModule]:
+    """The /symbols/ pages: every `torch.*` name, on its module's page, with what names it; and
+    the names a page no longer lists (content/symbols.yaml), kept on it.
+
+    Raises ContentError for a retired name its page still lists, or whose successor no page lists.
+    """
     uses: dict[str, list[SymbolUse]] = defaultdict(list)
     for release in reversed(releases):
         for name, use in _named_in(release.version, release.entries, change_views[release.version]):
@@ -645,10 +697,38 @@ def _symbol_pages(releases: tuple[Release, ...], change_views: dict) -> dict[str
     for name in sorted(uses):
         page = symbols.page_of(name, module_paths)
         by_page[page].append(Symbol(name, name[len(page) + 1 :], tuple(uses[name])))
+    kept = _retired(retired, {name: symbols.page_of(name, module_paths) for name in uses})
     return {
-        page: SymbolModule(page, tuple(sorted(found, key=lambda s: (s.short != "", s.name.casefold(), s.name))))
-        for page, found in sorted(by_page.items())
+        page: SymbolModule(
+            page,
+            tuple(sorted(by_page.get(page, ()), key=lambda s: (s.short != "", s.name.casefold(), s.name))),
+            tuple(sorted(kept.get(page, ()), key=lambda r: (r.name.casefold(), r.name))),
+        )
+        for page in sorted(by_page.keys() | kept.keys())
     }
+
+
+def _retired(retired: tuple[RetiredSymbol, ...], page_of: dict[str, str]) -> dict[str, list[Retired]]:
+    """Retired names by the page that keeps their anchors, each with its successor's page."""
+    out: dict[str, list[Retired]] = defaultdict(list)
+    problems, seen = [], {}
+    for r in retired:
+        where = r.at
+        if page_of.get(r.name) == r.page:
+            message = f"{r.name} is listed on /{urls.symbol_page(r.page)} now: it is not retired; remove this entry"
+            problems.append(Problem(*where, message))
+        elif (r.name, r.page) in seen:
+            problems.append(Problem(*where, f"{r.name} on {r.page} is already retired at line {seen[r.name, r.page]}"))
+        elif r.successor is not None and r.successor not in page_of:
+            hint = did_you_mean(r.successor, page_of)
+            problems.append(Problem(*where, f"successor {r.successor} is not a name the symbol pages list{hint}"))
+        else:
+            seen[r.name, r.page] = where[1]
+            successor_page = page_of[r.successor] if r.successor is not None else None
+            out[r.page].append(Retired(r.name, r.successor, successor_page, r.reason))
+    if problems:
+        raise ContentError(problems)
+    return out
 
 
 @functools.lru_cache(maxsize=1024)
@@ -674,7 +754,7 @@ def upgrade_group(change: Change) -> str:
         return "known-issues"
     if change.section == "deprecations":
         return "deprecations"
-    if change.section != "bc-breaking" and change.kind is None:
+    if change.section != "bc-breaking" and (change.kind is None or change.kind in QUIET_KINDS):
         return ""
     if change.kind in ("default-change", "behaviour-change", "numerics"):
         return "defaults"
@@ -738,22 +818,12 @@ def _sections(views: tuple[ChangeView, ...]) -> tuple[ChangeSection, ...]:
                 section.id,
                 len(in_section),
                 tuple(
-                    ChangeArea(a, _unique(f"{section.id}-{slugify(a) if a else 'general'}", anchors), tuple(vs))
+                    ChangeArea(a, urls.unique(f"{section.id}-{slugify(a) if a else 'general'}", anchors), tuple(vs))
                     for a, vs in areas.items()
                 ),
             )
         )
     return tuple(grouped)
-
-
-def _unique(anchor: str, taken: set[str]) -> str:
-    """anchor, or anchor-2, anchor-3 … so that no two areas share one."""
-    out, n = anchor, 1
-    while out in taken:
-        n += 1
-        out = f"{anchor}-{n}"
-    taken.add(out)
-    return out
 
 
 def _contributors(releases: tuple[Release, ...]) -> tuple[Contributor, ...]:
@@ -881,20 +951,23 @@ DUE_STATUS = {"due": "due", "overdue": "overdue", "deprecated": "undated"}
 
 def applies_to(backends: tuple[str, ...], backend: str) -> bool:
     """Whether a change or entry concerns a reader on `backend` ("" for any): one naming no backend
-    concerns every backend. atlas.js `forBackend` is the same rule."""
+    concerns every backend. atlas-rules.js `concerns` is the same rule."""
     return not backend or not backends or backend in backends
 
 
 def guide(site: Site, start: str, end: str, backend: str = "") -> dict[str, tuple]:
     """The upgrade guide from `start` to `end` on `backend`: group id -> its items (ChangeView or
-    Entry), release by release. /upgrade/ and /compare/ show these groups (atlas.js reads the same
-    `group` of each change and entry from the API); the invariants hold the counts to them."""
+    Entry), release by release. /upgrade/ and /compare/ show these groups (atlas-rules.js `collect`
+    reads the same `group` of each change and entry from the API); tests hold the counts to them."""
     out: dict[str, list] = {g: [] for g, _ in UPGRADE_GROUPS}
     for release in site.releases:
         if not version_key(start) < release.key <= version_key(end):
             continue
         for group in site.release_views[release.version].upgrade:
-            out[group.id].extend(v for v in group.changes if applies_to(v.backends, backend))
+            # Known issues show whatever the backend (atlas-rules.js `collect`): each says whom it hits.
+            out[group.id].extend(
+                v for v in group.changes if group.id == "known-issues" or applies_to(v.backends, backend)
+            )
             out[group.id].extend(e for e in group.entries if applies_to(e.backends, backend))
     return {g: tuple(items) for g, items in out.items()}
 

@@ -2,7 +2,10 @@
 
 The notes are read by `_notes_parser` into `ImportedChange`s; this module writes them as YAML the
 schema `changes.schema.json` describes, and carries the hand-written fields (`note`,
-`backends`) of the existing file over to the re-imported changes. The YAML is written by hand
+`backends`, … `anchors`) of the existing file over to the re-imported changes. Every change
+anchor the existing file gave a release page stays on the page: a change whose record line the
+re-import changes keeps its old anchor in `anchors:`, and so does the change another was merged
+into (the first one citing its PRs). The YAML is written by hand
 rather than by a YAML dumper so that it is byte-stable and easy to read and edit: `text` is
 always a literal block, `prs` a flow list.
 
@@ -27,17 +30,17 @@ from pathlib import Path
 
 import yaml
 
-from . import schema, yamlsrc
+from . import schema, urls, yamlsrc
 from ._notes_parser import ImportedChange, Lines, ParsedNotes, build, classify, find_prs
 from .errors import ContentError, Problem, UsageError
-from .load import _change, _check_file_name
+from .load import _change, _check_file_name, check_change_anchors
 from .writer import write_atomic
 
 __all__ = ["ImportedChange", "ParsedNotes", "command", "find_prs", "parse_notes", "render_changes_yaml"]
 
 SCHEMA_COMMENT = "# yaml-language-server: $schema=../../generator/schemas/changes.schema.json"
 SOURCE_URL = "https://github.com/pytorch/pytorch/releases/tag/v{release}.0"
-HAND_WRITTEN = ("note", "workaround", "backends", "kind", "restore", "removal", "features")
+HAND_WRITTEN = ("note", "workaround", "backends", "kind", "restore", "removal", "features", "anchors")
 _FENCE = re.compile(r"^\s*(```|~~~)")
 _PR_REF = re.compile(r"#(\d+)|/pull/(\d+)")
 
@@ -50,13 +53,32 @@ def record_of(change: ImportedChange) -> ImportedChange:
     lines = change.text.strip().split("\n")
     cited = set(change.prs)
     out: list[str] = []
-    for line in lines[:3]:
+    for k, line in enumerate(lines[:3]):
         if not line.strip() or _FENCE.match(line):
             break
         out.append(line)
         if {int(a or b) for a, b in _PR_REF.findall(line)} & cited:
-            return replace(change, text="\n".join(out))
+            return replace(change, text="\n".join(out + _sentence_end(line, lines[k + 1 : k + 3])))
     return replace(change, text=lines[0])  # no PR within reach: the first line alone is the record
+
+
+_SENTENCE_END = re.compile(r"[.:;!?)`*>]\s*$")  # ">": a line closed by <br> or a tag
+_NEW_BLOCK = re.compile(r"^\s*(?:[-*+]\s|\d+[.)]\s|#|```|~~~|>)")
+
+
+def _sentence_end(line: str, after: list[str]) -> list[str]:
+    """The continuation lines that finish a sentence the record line breaks off ("… so there is
+    no need for" / "special cases now."): at most two, and none unless they end the sentence."""
+    if _SENTENCE_END.search(line):
+        return []
+    taken = []
+    for nxt in after:
+        if not nxt.strip() or _NEW_BLOCK.match(nxt):
+            return []
+        taken.append(nxt)
+        if _SENTENCE_END.search(nxt):
+            return taken
+    return []
 
 
 _RELEASE = re.compile(r"^2\.[0-9]+$")
@@ -101,7 +123,7 @@ def render_changes_yaml(
     previous text is not a readable change list.
     """
     changes = [record_of(c) for c in changes]
-    hand, _ = _match_hand_fields(changes, previous_yaml_text)
+    hand, _, _ = _match_hand_fields(changes, previous_yaml_text)
     return _render(release, source_url, changes, hand, notes_file)
 
 
@@ -136,6 +158,8 @@ def _render(
                 out.append(f"    {key}: {_quoted(fields[key]) if key == 'removal' else _scalar(fields[key])}")
         if "features" in fields:
             out.append(f"    features: [{', '.join(_scalar(f, flow=True) for f in fields['features'])}]")
+        if "anchors" in fields:
+            out.append(f"    anchors: [{', '.join(_scalar(a, flow=True) for a in fields['anchors'])}]")
     return "\n".join(out) + "\n"
 
 
@@ -162,7 +186,7 @@ def command(notes_file: str, release: str, output: str | None, diff: bool, conte
         previous = _decode(_read_bytes(target), target) if os.path.exists(target) else None
         changes = [record_of(c) for c in parsed.changes]
         try:
-            hand, orphans = _match_hand_fields(changes, previous)
+            hand, orphans, lost = _match_hand_fields(changes, previous)
         except ValueError as exc:
             raise _usage(target, f"{exc}; fix or remove it, so that its hand-written fields are not lost") from None
         new = _render(release, SOURCE_URL.format(release=release), changes, hand, Path(notes_file).name)
@@ -172,6 +196,12 @@ def command(notes_file: str, release: str, output: str | None, diff: bool, conte
         for orphan in orphans:
             print(
                 f"{target}: warning: no re-imported change matches {orphan}; its hand-written fields are dropped",
+                file=sys.stderr,
+            )
+        for anchor in lost:
+            print(
+                f"{target}: warning: {anchor}: no re-imported change cites its PRs or has its text; "
+                "add it to `anchors:` of the change it became, or the build refuses the release page",
                 file=sys.stderr,
             )
         if diff:
@@ -259,6 +289,7 @@ def _check_yaml(text: str, target: str, content_dir: Path) -> list[Problem]:
     if backends is not None:
         for i, raw in enumerate(doc.data["changes"]):
             _change(doc, i, raw, {"backend": backends}, problems)
+    check_change_anchors(doc, (), problems)
     return problems
 
 
@@ -278,38 +309,97 @@ def _usage(path: str, message: str) -> UsageError:
     return UsageError(f"{path}: {message}")
 
 
-def _match_hand_fields(changes: list[ImportedChange], previous_yaml_text: str | None) -> tuple[list[dict], list[str]]:
-    """For each change, the hand-written fields it inherits; and descriptions of those left over."""
-    waiting: dict[tuple, list[tuple[str, dict]]] = {}
-    for item in _previous_changes(previous_yaml_text):
+def _match_hand_fields(
+    changes: list[ImportedChange], previous_yaml_text: str | None
+) -> tuple[list[dict], list[str], list[str]]:
+    """For each change, the hand-written fields it inherits (its `anchors:` with every anchor of
+    the previous file it takes over); descriptions of the fields left over; and the previous
+    anchors no change could take."""
+    previous = _previous_changes(previous_yaml_text)
+    waiting: dict[tuple, list[tuple[str, dict, int]]] = {}
+    for index, item in enumerate(previous):
         fields = {k: item[k] for k in HAND_WRITTEN if item.get(k) is not None}
         if fields:
             waiting.setdefault(
                 _key(item.get("section"), item.get("area"), item.get("text"), item.get("prs")), []
-            ).append((str(item.get("text")), fields))
-    matched: list[dict] = [{}] * len(changes)
+            ).append((str(item.get("text")), fields, index))
+    matched: list[tuple[dict, int | None]] = [({}, None)] * len(changes)
     # Two changes may cite the same PRs: the one with the same text keeps its fields first, and
     # only what is left follows the PRs to a change whose text was reworded.
     for exact in (True, False):
         for i, change in enumerate(changes):
             queue = waiting.get(_key(change.section, change.area, change.text, change.prs))
-            if matched[i] or not queue:
+            if matched[i][0] or not queue:
                 continue
-            at = next((j for j, (text, _) in enumerate(queue) if text == change.text or not exact), None)
+            at = next((j for j, (text, _, _) in enumerate(queue) if text == change.text or not exact), None)
             if at is not None:
-                matched[i] = queue.pop(at)[1]
+                matched[i] = queue.pop(at)[1:]
     # A change citing no PR whose area moved (an importer that files it better) keeps its fields
     # by section and text.
     for i, change in enumerate(changes):
-        if matched[i] or change.prs:
+        if matched[i][0] or change.prs:
             continue
         key = next(
             (k for k, q in waiting.items() if q and k[0] == "text" and k[1::2] == (change.section, change.text)), None
         )
         if key is not None:
-            matched[i] = waiting[key].pop(0)[1]
-    orphans = [f"the change at {_describe(key)}" for key, queue in waiting.items() for _ in queue]
-    return [_normalised(fields) for fields in matched], orphans
+            matched[i] = waiting[key].pop(0)[1:]
+    orphans = [
+        f"the change at {_describe(key)}"
+        for key, queue in waiting.items()
+        for _, fields, _ in queue
+        if set(fields) - {"anchors"}  # anchors find their own way (_carry_anchors)
+    ]
+    hand = [_normalised(fields) for fields, _ in matched]
+    lost = _carry_anchors(changes, previous, hand, [index for _, index in matched])
+    return hand, orphans, lost
+
+
+def _carry_anchors(changes: list[ImportedChange], previous: list[dict], hand: list[dict], sources: list) -> list[str]:
+    """Keep every anchor the previous list gave its release page: each previous change's own
+    anchor and its `anchors:` that the new list does not give a change go to `anchors:` of the
+    change it became — the one that took its hand-written fields, else one citing the same PRs,
+    else the first citing one of its PRs (it was merged into that one). Fills hand[i]["anchors"]
+    (sorted); returns the anchors that found no change, described."""
+    live = set(urls.change_anchors(c.text for c in changes))
+    claimed = set(live)
+    for fields in hand:  # a carried anchor that a change has again (an edit undone) is not an alias
+        kept = [a for a in fields.pop("anchors", ()) if a not in claimed]
+        claimed.update(kept)
+        if kept:
+            fields["anchors"] = kept
+    became = {source: i for i, source in enumerate(sources) if source is not None}
+    lost = []
+    for j, (item, anchor) in enumerate(
+        zip(previous, urls.change_anchors(str(item.get("text", "")) for item in previous), strict=True)
+    ):
+        for a in (anchor, *(str(x) for x in item.get("anchors") or ())):
+            if a in claimed:
+                continue
+            i = became.get(j)
+            if i is None:
+                i = _joined(changes, _key(None, None, None, item.get("prs")))
+            if i is None:
+                first_line = str(item.get("text", "")).split("\n", 1)[0]
+                lost.append(f"#{a} (the change {first_line[:60]!r})")
+                continue
+            hand[i].setdefault("anchors", []).append(a)
+            claimed.add(a)
+    for fields in hand:
+        if "anchors" in fields:
+            fields["anchors"] = sorted(fields["anchors"])
+    return lost
+
+
+def _joined(changes: list[ImportedChange], key: tuple) -> int | None:
+    """The change a previous change citing PRs became: one citing the same PRs, else the first
+    citing one of them; None for a change citing none."""
+    if key[0] != "prs":
+        return None
+    same = next((i for i, c in enumerate(changes) if tuple(c.prs) == key[1]), None)
+    if same is not None:
+        return same
+    return next((i for pr in key[1] for i, c in enumerate(changes) if pr in c.prs), None)
 
 
 def _previous_changes(text: str | None) -> list[dict]:
@@ -348,7 +438,7 @@ def _normalised(fields: dict) -> dict:
     for key in ("note", "workaround"):
         if key in fields:
             out[key] = str(fields[key]).strip("\n")
-    for key in ("backends", "features"):
+    for key in ("backends", "features", "anchors"):
         if key in fields:
             value = fields[key]
             out[key] = [str(b) for b in (value if isinstance(value, list) else [value])]

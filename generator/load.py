@@ -5,6 +5,7 @@ Layout of a content folder:
     features/<family>.yaml                  the feature catalogue: each feature defined once, in a tree
     releases/<X.Y>.yaml                     one file per release
     changes/<X.Y>.yaml                      imported release-note change lists (optional)
+    symbols.yaml                            names the /symbols/ pages no longer list (optional)
 
 `load()` collects every problem across all files and raises one ContentError at the end.
 """
@@ -14,7 +15,7 @@ from __future__ import annotations
 import datetime as dt
 from pathlib import Path
 
-from . import schema
+from . import schema, upgrade_rules, urls
 from .errors import ContentError, Problem, UsageError, did_you_mean
 from .model import (
     Area,
@@ -28,8 +29,10 @@ from .model import (
     Entry,
     Patch,
     Release,
+    RetiredSymbol,
     Tier,
     Vocabulary,
+    area_key,
     version_key,
 )
 from .yamlsrc import Document, read
@@ -80,6 +83,8 @@ def load(content_dir: Path) -> Content:
     feature_docs = [parse(p, "features") for p in feature_paths]
     release_docs = [parse(p, "release") for p in sorted((content_dir / "releases").glob("*.y*ml"))]
     change_docs = [parse(p, "changes") for p in sorted((content_dir / "changes").glob("*.y*ml"))]
+    symbols_path = content_dir / "symbols.yaml"
+    symbols_doc = parse(symbols_path, "symbols") if symbols_path.exists() else None
     if None in registry_docs.values() or len(registry_docs) < len(REGISTRIES) or None in feature_docs:
         raise ContentError(problems)  # cross-file checks need every registry and the whole catalogue
 
@@ -108,10 +113,13 @@ def load(content_dir: Path) -> Content:
     releases.sort(key=lambda pair: pair[0].key)
     _check_order(releases, problems)
     _check_lifecycles(releases, {t.id: t for t in tiers}, problems)
-    _check_aliases(releases, problems)
+    _check_aliases(releases, catalogue, problems)
     if None not in release_docs:  # a release that did not parse would make its features look unused
         _check_catalogue_used(catalogue, releases, feature_docs, problems)
     _check_change_features(ids["feature"], change_doc_by_release, problems)
+    for release, _ in releases:
+        if release.version in change_doc_by_release:
+            check_change_anchors(change_doc_by_release[release.version], release.entries, problems)
     known = {r.version for r, _ in releases}
     for version, doc in change_doc_by_release.items():
         if version not in known and not (content_dir / "releases" / f"{version}.yaml").exists():
@@ -120,7 +128,8 @@ def load(content_dir: Path) -> Content:
             )
     if problems:
         raise ContentError(problems)
-    return Content(tuple(r for r, _ in releases), tiers, vocabularies, backends, areas, catalogue)
+    retired = _retired(symbols_doc) if symbols_doc is not None else ()
+    return Content(tuple(r for r, _ in releases), tiers, vocabularies, backends, areas, catalogue, retired)
 
 
 def _display(path: Path) -> str:
@@ -329,6 +338,10 @@ def _change(doc: Document, i: int, raw: dict, ids: dict, problems: list[Problem]
     override = raw.get("backends")
     for j, backend in enumerate(override or ()):
         _check_id(doc, ("changes", i, "backends", j), "backend", backend, ids, problems)
+    if raw.get("restore") is not None and (why := upgrade_rules.restore_problem(raw["restore"])):
+        problems.append(doc.problem(("changes", i, "restore"), why))
+    if raw.get("kind") is not None and (why := upgrade_rules.kind_problem(raw["section"], raw["kind"])):
+        problems.append(doc.problem(("changes", i, "kind"), why))
     return Change(
         release=doc.data["release"],
         section=raw["section"],
@@ -343,6 +356,48 @@ def _change(doc: Document, i: int, raw: dict, ids: dict, problems: list[Problem]
         features=tuple(raw.get("features", ())),
         issues=tuple(raw.get("issues", ())),
         workaround=raw.get("workaround"),
+        anchors=tuple(raw.get("anchors", ())),
+    )
+
+
+def check_change_anchors(doc: Document, entries: tuple[Entry, ...], problems: list[Problem]) -> None:
+    """A change's former anchors (`anchors:`) stay on its release page as alias ids: each may be
+    claimed once, and never be an anchor the page gives to a change or entry now (a link to it
+    would land on two elements, or on the wrong one)."""
+    changes = doc.data["changes"]
+    live = {
+        anchor: f"the change at line {doc.at(('changes', i))[0]}"
+        for i, anchor in enumerate(urls.change_anchors(c["text"] for c in changes))
+    }
+    for entry in entries:
+        for anchor in (entry.id, *entry.aliases):
+            live.setdefault(urls.entry_anchor(anchor), f"the feature entry '{entry.id}'")
+    claimed: dict[str, int] = {}
+    for i, raw in enumerate(changes):
+        for j, anchor in enumerate(raw.get("anchors", ())):
+            at = ("changes", i, "anchors", j)
+            if anchor in live:
+                problems.append(doc.problem(at, f"'{anchor}' is the anchor of {live[anchor]} now: remove it here"))
+            elif anchor in claimed:
+                problems.append(
+                    doc.problem(at, f"'{anchor}' is already kept by the change at line {claimed[anchor]}: keep it once")
+                )
+            else:
+                claimed[anchor] = doc.at(("changes", i))[0]
+
+
+def _retired(doc: Document) -> tuple[RetiredSymbol, ...]:
+    """symbols.yaml's retired names; that each is no longer listed and its successor is, the
+    enrich stage checks (it decides which names the pages list)."""
+    return tuple(
+        RetiredSymbol(
+            name=raw["name"],
+            page=raw["page"],
+            successor=raw.get("successor"),
+            reason=raw.get("reason"),
+            at=(doc.path, *doc.at(("retired", i))),
+        )
+        for i, raw in enumerate(doc.data["retired"])
     )
 
 
@@ -419,6 +474,7 @@ def _catalogue(docs: list[Document], ids: dict, problems: list[Problem]) -> tupl
     that are nobody's id and one feature's only."""
     items: list[CatalogueFeature] = []
     where: dict[str, tuple[Document, tuple]] = {}
+    heading_owner: dict[tuple[str, ...], str] = {}
     for doc in docs:
         for i, raw in enumerate(doc.data["features"]):
             at = ("features", i)
@@ -446,8 +502,20 @@ def _catalogue(docs: list[Document], ids: dict, problems: list[Problem]) -> tupl
                     source_file=f"features/{Path(doc.path).name}",
                     line=doc.at(at)[0],
                     support=_support(raw.get("support")),
+                    change_areas=tuple(raw.get("change_areas", ())),
                 )
             )
+            for j, heading in enumerate(raw.get("change_areas", ())):
+                key = area_key(heading)
+                if key in heading_owner and heading_owner[key] != raw["id"]:
+                    problems.append(
+                        doc.problem(
+                            at + ("change_areas", j),
+                            f"area heading '{heading}' is already the default of '{heading_owner[key]}': "
+                            "a change's area may default to one feature only",
+                        )
+                    )
+                heading_owner.setdefault(key, raw["id"])
     by_id = {f.id: f for f in items}
     owner: dict[str, str] = {}
     for f in items:
@@ -458,7 +526,7 @@ def _catalogue(docs: list[Document], ids: dict, problems: list[Problem]) -> tupl
             )
         for j, alias in enumerate(f.aliases):
             if alias in by_id:
-                problems.append(doc.problem(at + ("aliases", j), f"alias '{alias}' is also a feature id"))
+                problems.append(doc.problem(at + ("aliases", j), _live_alias(alias, f.id)))
             elif owner.setdefault(alias, f.id) != f.id:
                 problems.append(doc.problem(at + ("aliases", j), f"alias '{alias}' is claimed by '{owner[alias]}' too"))
     reported: set[frozenset] = set()
@@ -495,14 +563,25 @@ def _check_catalogue_used(catalogue, releases, docs: list[Document], problems: l
                 )
 
 
-def _check_aliases(releases, problems: list[Problem]) -> None:
+def _live_alias(alias: str, owner: str) -> str:
+    """Why an alias may not be a live feature id: the old address would mean two features."""
+    return (
+        f"alias '{alias}' of '{owner}' is the live id of feature '{alias}': an alias keeps a former id's "
+        f"address, and this one already opens '{alias}' (rename '{alias}', or drop the alias)"
+    )
+
+
+def _check_aliases(releases, catalogue, problems: list[Problem]) -> None:
     """An entry's former ids (its release page keeps their anchors) may not be an id or former
-    id of another entry of the same release."""
+    id of another entry of the same release, nor the live id of another catalogue feature."""
+    live = {f.id for f in catalogue}
     for release, doc in releases:
         owner = {e.id: e.id for e in release.entries}
         for i, entry in enumerate(release.entries):
             for j, alias in enumerate(entry.aliases):
-                if owner.setdefault(alias, entry.id) != entry.id:
+                if alias in live and alias != entry.id and alias not in owner:
+                    problems.append(doc.problem(("features", i, "aliases", j), _live_alias(alias, entry.id)))
+                elif owner.setdefault(alias, entry.id) != entry.id:
                     problems.append(
                         doc.problem(
                             ("features", i, "aliases", j),

@@ -49,8 +49,15 @@ CHANGE_KINDS = {
     "default-change": "Default change",
     "build-packaging": "Build and packaging",
     "numerics": "Numerics may differ",
+    "no-action": "No action needed",
 }
-"""What an upgrade meets, for breaking changes and deprecations (the changes schema's `kind`)."""
+"""What an upgrade meets (the changes schema's `kind`; the one table its enum, the pages' labels and
+the upgrade guide's labels in atlas.js follow). `no-action` marks a noted change outside the breaking
+and deprecation sections that asks nothing of a reader: release pages show it, the guide leaves it out."""
+QUIET_KINDS = frozenset({"no-action"})
+"""Kinds that keep a change out of the upgrade guide, and so out of the sections that ask for action."""
+ACTION_SECTIONS = frozenset({"bc-breaking", "deprecations"})
+"""Sections whose every change asks something of a reader: a quiet kind there is refused."""
 
 
 def version_key(version: str) -> tuple[int, ...]:
@@ -138,6 +145,13 @@ class CatalogueFeature:
     support: tuple[str, str, str | None] | None = (
         None  # (field, value, source): ("python", "3.7", None), ("last", "2.2", url)
     )
+    change_areas: tuple[str, ...] = ()  # release-note area headings whose changes are its by default
+
+
+def area_key(heading: str) -> tuple[str, ...]:
+    """A release-note area heading as comparable parts: "torch.compile › Inductor" ->
+    ("torch.compile", "inductor"). Headings are compared without case, part by part."""
+    return tuple(p.strip().casefold() for p in heading.split("›") if p.strip())
 
 
 # ---------------------------------------------------------------- releases (raw)
@@ -203,7 +217,7 @@ class Entry:
     release: str  # version of the release that announces it
     title: str  # the feature's name or headline as this release announces it
     tier: str | None  # tier id, None when the source states none
-    change: str  # new | promoted | improved | demoted | deprecated | removed
+    change: str  # new | promoted | improved | demoted | deprecated | removed | part-removed
     backends: tuple[str, ...]
     area: str  # from the catalogue
     summary: str
@@ -234,6 +248,8 @@ class Change:
     features: tuple[str, ...] = ()  # hand-written: feature ids it belongs to
     issues: tuple[int, ...] = ()  # pytorch/pytorch issues the notes link (a tracked regression's report)
     workaround: str | None = None  # hand-written, for tracked regressions: how to avoid the problem
+    anchors: tuple[str, ...] = ()  # hand-written: its former anchors (record lines before an edit,
+    # changes merged into it), kept on it as alias ids so published links still land on it
 
 
 @dataclass(frozen=True)
@@ -269,6 +285,19 @@ class Content:
     backends: tuple[Backend, ...]
     areas: tuple[Area, ...]
     catalogue: tuple[CatalogueFeature, ...]  # in file order: families first, then members
+    retired: tuple[RetiredSymbol, ...] = ()  # symbols.yaml: names the symbol pages no longer list
+
+
+@dataclass(frozen=True)
+class RetiredSymbol:
+    """A name a /symbols/ page once listed (content/symbols.yaml): its anchor stays on that page,
+    saying where the name went and linking on."""
+
+    name: str  # e.g. "torch.arang"
+    page: str  # the module page it was on, e.g. "torch" (/symbols/torch/#torch.arang)
+    successor: str | None  # a listed name it went to, e.g. "torch.arange"
+    reason: str | None  # in our words, shown to the reader
+    at: tuple[str, int, int] = field(default=("", 0, 0), compare=False)  # path, line, col of the entry
 
 
 # ---------------------------------------------------------------- computed by enrich
@@ -369,7 +398,8 @@ class ChangeView:
     anchors: tuple[int, ...]  # PRs whose #pr-N anchor lives on this change (first citation wins)
     backends: tuple[str, ...]
     symbols: tuple[str, ...] = ()  # torch.* names, config keys, env vars, CLI flags it names (paste filter)
-    features: tuple[str, ...] = ()  # its features: hand-written, or entries citing one of its PRs
+    features: tuple[str, ...] = ()  # its features: hand-written, entries citing one of its PRs, then `derived`
+    derived: tuple[str, ...] = ()  # of those, the one its area's default gave (enrich.area_rules), else ()
     group: str = ""  # its UPGRADE_GROUPS id, "" for changes an upgrade need not act on
 
 
@@ -397,6 +427,17 @@ class SymbolModule:
 
     name: str  # e.g. "torch.export"; the page is /symbols/<name>/
     symbols: tuple[Symbol, ...]  # the module's own entry first, then by name
+    retired: tuple[Retired, ...] = ()  # names it no longer lists, by name
+
+
+@dataclass(frozen=True)
+class Retired:
+    """A retired name (model.RetiredSymbol) as its former page shows it."""
+
+    name: str
+    successor: str | None  # the listed name it went to
+    successor_page: str | None  # that name's module page
+    reason: str | None
 
 
 @dataclass(frozen=True)

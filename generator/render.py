@@ -16,7 +16,7 @@ import jinja2
 from markupsafe import Markup
 
 from . import textfilters, urls
-from .enrich import CHANGE_LABELS, home, release_date_text
+from .enrich import BREAKING_GROUPS, CHANGE_LABELS, home, release_date_text
 from .model import ALL, CHANGE_KINDS, SECTION_TITLES, SYMBOL_INDEX, UPGRADE_GROUPS, Site, parts, symbol_part
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -69,9 +69,12 @@ def environment() -> jinja2.Environment:
         upgrade_groups=UPGRADE_GROUPS,
         change_label=CHANGE_LABELS,
         change_kind=CHANGE_KINDS,
+        # version -> its API file, relative to the page: where /compare/ and /upgrade/ fetch a release
+        api_files=lambda versions, href: {v: str(href(urls.api_release(v))) for v in versions},
         section_title=SECTION_TITLES,
         urls=urls,
         coverage=coverage,
+        breaking_groups=BREAKING_GROUPS,
     )
     return env
 
@@ -118,6 +121,9 @@ def pages(site: Site) -> list[Page]:
         ),
         Page(urls.API_PAGE, "api.md.j2", {}, "releases/*.yaml"),
         Page(urls.SPEED, "speed.md.j2", {"report": _benchmark()}, "../generator/benchmark.md (make bench)"),
+        Page(
+            urls.SEARCH, "search.md.j2", {}, "releases/*.yaml, changes/*.yaml", parts(every, release=True, changes=True)
+        ),
     ]
     out.append(Page(urls.SYMBOLS, "symbols.md.j2", {}, "releases/*.yaml, changes/*.yaml", frozenset({SYMBOL_INDEX})))
     for module in site.symbol_pages.values():

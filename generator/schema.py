@@ -9,11 +9,11 @@ from pathlib import Path
 import jsonschema
 
 from .errors import Problem, did_you_mean
-from .model import SECTIONS
+from .model import CHANGE_KINDS, SECTIONS
 from .yamlsrc import Document
 
 SCHEMA_DIR = Path(__file__).parent / "schemas"
-KINDS = ("release", "changes", "tiers", "backends", "areas", "features")
+KINDS = ("release", "changes", "tiers", "backends", "areas", "features", "symbols")
 
 
 @cache
@@ -21,7 +21,9 @@ def validator(kind: str) -> jsonschema.Draft202012Validator:
     """The compiled validator for one file kind (schemas/<kind>.schema.json)."""
     schema = json.loads((SCHEMA_DIR / f"{kind}.schema.json").read_text(encoding="utf-8"))
     if kind == "changes":  # the section ids come from the one table, model.SECTIONS
-        schema["properties"]["changes"]["items"]["properties"]["section"]["enum"] = [s.id for s in SECTIONS]
+        item = schema["properties"]["changes"]["items"]["properties"]
+        item["section"]["enum"] = [s.id for s in SECTIONS]
+        item["kind"]["enum"] = list(CHANGE_KINDS)  # and the kinds from model.CHANGE_KINDS
     jsonschema.Draft202012Validator.check_schema(schema)
     return jsonschema.Draft202012Validator(schema, format_checker=jsonschema.FormatChecker())
 
@@ -61,6 +63,9 @@ def _explain(doc: Document, error: jsonschema.ValidationError) -> list[Problem]:
             for key in instance
             if key not in allowed
         ]
+    if error.validator == "anyOf" and all(set(alt) == {"required"} for alt in error.validator_value):
+        either = " or ".join(f"'{key}'" for alt in error.validator_value for key in alt["required"])
+        return [doc.problem(pointer, f"needs {either}")]
     if error.validator == "required":
         missing = error.message.split("'")[1] if "'" in error.message else error.message
         return [doc.problem(pointer, f"missing required field '{missing}'")]

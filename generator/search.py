@@ -1,6 +1,6 @@
 """Search stage: the site's search index, written into the built site beside the pages.
 
-Two parts, both static files fetched on demand by templates/assets/atlas.js:
+Two parts, both static files fetched on demand by templates/assets/atlas-search.js:
 
 - **Names** (`search-names/<xx>.json`): what a reader types when they know what they want —
   a feature or family name or former id, a backend, a release ("2.8", "PyTorch 2.8"), an API
@@ -73,19 +73,21 @@ SECTION_PAGES = {
     urls.CONTRIBUTORS: ("Contributors",),
     urls.API_PAGE: ("API", "json api"),
     urls.SPEED: ("How fast is it", "speed", "benchmark"),
+    urls.SEARCH: ("Search", "search results", "all results"),
 }
 
 
 def normalise(query: str) -> str:
-    """A name as the table keys it (atlas.js `normalise` does the same to what is typed):
+    """A name as the table keys it (atlas-search.js `normalise` does the same to what is typed):
     lower case, single spaces, without surrounding quotes or backticks, a leading '#' or 'PR', a
     trailing '()'."""
     out = " ".join(query.lower().split()).strip("`'\" ")
     out = out.removesuffix("()").lstrip("#").strip()
-    return re.sub(r"^(?:pr|pull|pull request)\s*#?\s*(?=\d+$)", "", out)  # "PR #158249" is 158249
+    return re.sub(r"^(?:pr|pull|pull request) ?#? ?(?=[0-9]+$)", "", out)  # "PR #158249" is 158249
 
 
 SHARDS = 1024  # names files; a search fetches one (about 1 kB at 1x, 12 kB at 10x)
+SHARD_DIGITS = len(f"{SHARDS - 1:x}")  # a names file's name: its number in hex, this wide
 
 
 def shard(key: str) -> str:
@@ -93,7 +95,7 @@ def shard(key: str) -> str:
     h = 0x811C9DC5
     for byte in key.encode("utf-8"):
         h = ((h ^ byte) * 0x01000193) & 0xFFFFFFFF
-    return f"{h % SHARDS:03x}"
+    return f"{h % SHARDS:0{SHARD_DIGITS}x}"
 
 
 def plain(markdown: str) -> str:
@@ -101,6 +103,7 @@ def plain(markdown: str) -> str:
     text = re.sub(r"^\s*(?:[-*+]|#+)\s+", "", markdown)  # a list item's bullet, a heading's hashes
     text = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", text)
     text = re.sub(r"\*\*|`", "", text)
+    text = text.replace("_(from miscategorized)_", "")  # the notes editors' mark (textfilters._EDITORS)
     return " ".join(text.split())
 
 
@@ -209,8 +212,9 @@ def _changes(site: Site, release):
 
 
 def _symbol_names(site: Site, add, meta: dict) -> None:
-    """API symbols: the full dotted name and without `torch.`, and the last part where only one
-    symbol ends so. A feature named like the symbol (XPUGraph for torch.xpu.XPUGraph), else the
+    """API symbols: the full dotted name and without `torch.`, and its dotted tails
+    (`attention.flex_attention`, `flex_attention`) where only one symbol ends so or the tail is
+    distinctive (dotted, or joined by `_`). A feature named like the symbol (XPUGraph for torch.xpu.XPUGraph), else the
     one feature whose announcements alone name it, comes first: its page tells the story; then
     the symbol's anchor."""
     last_parts: dict[str, list[str]] = {}
@@ -227,10 +231,15 @@ def _symbol_names(site: Site, add, meta: dict) -> None:
             url = urls.at(urls.symbol_page(page), urls.symbol_anchor(symbol.name))
             meta[url] = (symbol.name, f"API symbol: {len(symbol.uses)} changes and feature entries name it")
             add(keys, url)
-            last_parts.setdefault(symbol.name.rpartition(".")[2].lower(), []).append(url)
+            pieces = symbol.name.split(".")
+            for i in range(1, len(pieces)):  # attention.flex_attention, flex_attention
+                last_parts.setdefault(".".join(pieces[i:]).lower(), []).append(url)
     for part, targets in sorted(last_parts.items()):
-        if len(targets) == 1:  # a name only one symbol ends with
-            add([part], targets[0])
+        # A name only one symbol ends with, or a part a reader would not type for anything else
+        # (dotted, or joined by "_": flex_attention finds torch.nn.attention.flex_attention).
+        if len(targets) == 1 or "." in part or "_" in part.strip("_"):
+            for target in targets:
+                add([part], target)
 
 
 def _short(line: str, limit: int = 140) -> str:
@@ -349,7 +358,7 @@ def _pagefind(items: list[tuple[str, str]], out: Path, background: bool = False)
         if proc.returncode != 0 or not (out / "pagefind-entry.json").exists():
             said = (proc.stderr or proc.stdout).strip().splitlines()
             raise OSError(f"pagefind exited with {proc.returncode}: {said[-1] if said else 'no output'}")
-    for unused in UNUSED:  # Pagefind's own interfaces: atlas.js draws the results
+    for unused in UNUSED:  # Pagefind's own interfaces: atlas-search.js draws the results
         (out / unused).unlink(missing_ok=True)
 
 

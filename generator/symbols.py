@@ -2,7 +2,9 @@
 code spans (functions, arguments, config keys), environment variables and CLI flags.
 
 The upgrade guide's "paste your code" filter keeps a change when the pasted text uses one of
-them; atlas.js tokenises the paste the same way (`tokens` here is its reference).
+them. `tokens` and `matches` are that filter's rules; atlas-changes.js runs them in the browser,
+held equal to these by tests/test_js_parity.py. The patterns are ASCII (`re.ASCII`), as
+JavaScript's are, so a letter such as "é" next to a name counts the same in both.
 
 The API symbol pages (/symbols/<page>/) list the `torch.*` names (`torch_names`), one page per
 module. Which part of a name is its module is decided from the names alone, with no list of
@@ -31,8 +33,8 @@ _CODE = re.compile(r"`([^`\n]+)`")
 # Not after '/' or '.': `docs/stable/torch.compiler.html` in a link target is not a name.
 _TORCH = re.compile(r"(?<![\w/.])torch(?:\.[A-Za-z_][A-Za-z0-9_]*)+")
 _URL = re.compile(r"\]\([^()\s]*\)|\bhttps?://\S+")
-_ENV = re.compile(r"\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b")
-_FLAG = re.compile(r"(?<![\w-])--[a-z][a-z0-9-]+")
+_ENV = re.compile(r"\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b", re.ASCII)
+_FLAG = re.compile(r"(?<![\w-])--[a-z][a-z0-9-]+", re.ASCII)
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*")
 
 # Words too common to tell one change from another when a reader pastes code.

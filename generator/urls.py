@@ -13,7 +13,10 @@ These URLs are published promises (see generator/published_urls.txt): add, never
 from __future__ import annotations
 
 import functools
+import hashlib
 import posixpath
+import re
+from collections.abc import Iterable
 
 HOME = ""
 RELEASES = "releases/"
@@ -30,6 +33,7 @@ SPEED = "speed/"
 UPGRADE = "upgrade/"
 UPGRADE_DEFAULTS = "upgrade/defaults/"  # every default and behaviour change across releases (was /upgrade/#defaults)
 SYMBOLS = "symbols/"
+SEARCH = "search/"  # all the hits of a query: /search/?q=…
 
 API = "api/v1/"
 FEED = "feed.xml"
@@ -121,6 +125,36 @@ def entry_anchor(feature_id: str) -> str:
     return feature_id
 
 
+def change_anchor(text: str) -> str:
+    """A change on its release page: `c-` and a hash of its record line (the first line of its
+    text, spaces collapsed), so the same line keeps the same anchor across rebuilds and
+    re-imports, wherever the change moves in the list. A change whose line is edited keeps its
+    old anchor as an alias (its `anchors:` in content/changes/X.Y.yaml)."""
+    record = " ".join(text.strip().split("\n", 1)[0].split())
+    return "c-" + hashlib.sha1(record.encode("utf-8")).hexdigest()[:8]
+
+
+def change_anchors(texts: Iterable[str]) -> list[str]:
+    """The anchors of a release's changes, in list order: a record line that repeats gets
+    `-2`, `-3` … after its first occurrence, so no two changes share one."""
+    taken: set[str] = set()
+    return [unique(change_anchor(text), taken) for text in texts]
+
+
+CHANGE_ANCHOR = re.compile(r"c-[0-9a-f]{8}(?:-[0-9]+)?")
+"""What `change_anchors` spells (the changes schema's pattern for `anchors:` says the same)."""
+
+
+def unique(anchor: str, taken: set[str]) -> str:
+    """anchor, or anchor-2, anchor-3 … whichever `taken` does not hold yet; added to `taken`."""
+    out, n = anchor, 1
+    while out in taken:
+        n += 1
+        out = f"{anchor}-{n}"
+    taken.add(out)
+    return out
+
+
 def pr_anchor(number: int) -> str:
     """On a release page: the first change that cites the PR (published; kept where it is)."""
     return f"pr-{number}"
@@ -168,6 +202,37 @@ def at(url: str, anchor: str = "") -> str:
     return f"{url}#{anchor}" if anchor else url
 
 
+_PR_ANCHOR = re.compile(r"pr-([0-9]+)")
+
+
+def promise(url: str) -> tuple[str, str, str]:
+    """What a published URL is, read back from its spelling (the inverse of the functions
+    above): (kind, page, anchor) with kind one of "page", "change", "pr", "symbol", "section",
+    "entry". The URL guard says how to keep each kind."""
+    page, _, anchor = url.partition("#")
+    if not anchor:
+        return "page", page, ""
+    if page.startswith(SYMBOLS):
+        return "symbol", page, anchor
+    if anchor in (UPGRADING, DEFAULTS, KNOWN_ISSUES):
+        return "section", page, anchor
+    if page.startswith(RELEASES) and CHANGE_ANCHOR.fullmatch(anchor):
+        return "change", page, anchor
+    if page.startswith(RELEASES) and _PR_ANCHOR.fullmatch(anchor):
+        return "pr", page, anchor
+    return "entry", page, anchor
+
+
+def version_of(page: str) -> str:
+    """'releases/2.12/' -> '2.12' (the inverse of `release`)."""
+    return page[len(RELEASES) :].rstrip("/")
+
+
+def module_of(page: str) -> str:
+    """'symbols/torch.export/' -> 'torch.export' (the inverse of `symbol_page`)."""
+    return page[len(SYMBOLS) :].rstrip("/")
+
+
 # ---------------------------------------------------------------- links between pages
 
 
@@ -185,10 +250,19 @@ def relative(from_url: str, to: str) -> str:
     Targets ending in '/' (or empty) are pages; others are files such as 'feed.xml'.
     """
     target, suffix = _split(to)
-    rel = posixpath.relpath(target or from_url or ".", from_url or ".")
+    if not target and suffix:  # '#x' or '?q': this page
+        target = from_url
+    rel = posixpath.relpath(target or ".", from_url or ".")
     if target.endswith("/") or target == "":
         rel = "./" if rel == "." else rel + "/"
     return rel + suffix
+
+
+def root(from_url: str) -> str:
+    """The site's root relative to a page ('releases/2.12/' -> '../../', '' -> './'): where the
+    browser scripts resolve the paths the build gives them (`relative(page, HOME)` is the page
+    itself, as an empty link is)."""
+    return "../" * from_url.count("/") or "./"
 
 
 @functools.lru_cache(maxsize=1 << 16)

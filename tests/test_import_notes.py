@@ -724,3 +724,46 @@ def test_tracked_regressions_keep_their_issue_and_hand_written_workaround(tmp_pa
         "issues": [195670],
         "workaround": "Ignore it.",
     }
+
+
+def test_a_pr_less_bullet_explaining_the_breaking_change_above_joins_it():
+    """2.10 wrote the explanation of `fallback=False` as a bullet of its own: one change, not two
+    (the guide listed it twice). Outside the breaking and deprecation sections bullets stay apart."""
+    notes = (
+        "# Backwards Incompatible Changes\n## ONNX\n- `fallback=False` is now the default (#1)\n"
+        "- The exporter no longer falls back. Set `fallback=True` to keep 2.9's behaviour.\n"
+        "# Bug Fixes\n- Fixed a (#2)\n- Fixed b, no PR\n"
+    )
+    changes = parse_notes(notes, "x.md").changes
+    assert [(c.section, c.prs, c.text.count("\n")) for c in changes] == [
+        ("bc-breaking", (1,), 1),
+        ("bug-fixes", (2,), 0),
+        ("bug-fixes", (), 0),
+    ]
+    assert import_text(notes, "x.md").count("text: |-\n      - `fallback=False` is now the default (#1)\n    prs") == 1
+
+
+def test_a_record_line_broken_mid_sentence_keeps_the_end_of_its_sentence():
+    """2.8: "… (#152071). Inductor now supports prologue fusion, so there is no need for" / "special cases now."."""
+    notes = (
+        "# Deprecations\n- `use_mixed_mm` is deprecated (#5). There is no need for\nspecial cases now.\n\n"
+        "  Longer explanation that is not the record.\n"
+        "- `descriptive_names` is deprecated (#6)<br>\n  An explanation after a line break.\n"
+    )
+    texts = [yaml.safe_load(import_text(notes, "x.md"))["changes"][i]["text"] for i in (0, 1)]
+    assert texts == [
+        "- `use_mixed_mm` is deprecated (#5). There is no need for\nspecial cases now.",
+        "- `descriptive_names` is deprecated (#6)<br>",
+    ]
+
+
+def test_a_paragraph_of_its_own_heads_no_sibling_items():
+    """2.6 wrote "* AOTInductor: ABI-compatible mode code generation. In order to …" (no PR) just
+    above "* `export_for_inference` … (#135912)": two changes, not one group of one."""
+    notes = (
+        "# New Features\n## Export\n* AOTInductor: ABI-compatible mode. In order to keep ABI, we did it.\n"
+        "* `export_for_inference` API. It returns ATen IR. (#135912)\n"
+        "* Fixes to existing meta tensor op implementation\n* aten._scaled_mm (#129521)\n"
+    )
+    changes = parse_notes(notes, "x.md").changes
+    assert [(c.prs, c.text.count("\n")) for c in changes] == [((), 0), ((135912,), 0), ((129521,), 1)]

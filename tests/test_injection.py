@@ -94,7 +94,8 @@ def hostile_content(dest: Path, *, front_matter: bool = False) -> Path:
     def changes(c):
         c["changes"][0]["text"] = CHANGE_TEXT
         c["changes"][0]["note"] = f"Note {INLINE}"
-        c["changes"][0]["restore"] = f"torch.cat{INLINE}"  # still names torch.cat: its symbol page stays
+        # a quoted value is a valid restore whatever it holds; it still names torch.cat, so its symbol page stays
+        c["changes"][0]["restore"] = f"torch.cat='{INLINE}'"
         c["changes"][1]["text"] = UNCLOSED_FENCE
         c["changes"][1]["area"] = f"Distributed › {INLINE}"
 

@@ -284,3 +284,102 @@ def test_area_in_a_release_entry_points_to_the_catalogue(content_copy):
     [line] = problems(content_copy)
     assert line.startswith("releases/2.8.yaml:24:5: features[1].area: ")
     assert "features/*.yaml" in line
+
+
+def test_the_kind_enum_and_the_guides_labels_are_the_kinds_table():
+    """`kind` is spelled once (model.CHANGE_KINDS): the schema file editors read and the upgrade
+    guide's labels in the browser must name the same kinds with the same labels."""
+    import json
+
+    from generator.model import CHANGE_KINDS
+    from generator.schema import SCHEMA_DIR, validator
+    from tests.conftest import ROOT
+
+    on_disk = json.loads((SCHEMA_DIR / "changes.schema.json").read_text(encoding="utf-8"))
+    kind = on_disk["properties"]["changes"]["items"]["properties"]["kind"]
+    assert kind["enum"] == list(CHANGE_KINDS)
+    assert validator("changes").schema["properties"]["changes"]["items"]["properties"]["kind"]["enum"] == kind["enum"]
+    # The guide's script holds no copy: it reads the table the build writes on the form.
+    js = (ROOT / "templates" / "assets" / "atlas.js").read_text(encoding="utf-8")
+    assert "const KINDS = {" not in js and 'formTable(q.form, "kinds")' in js
+    template = (ROOT / "templates" / "upgrade.md.j2").read_text(encoding="utf-8")
+    assert 'data-kinds="{{ change_kind|tojson_attr }}"' in template
+    api = json.loads((SCHEMA_DIR / "api.schema.json").read_text(encoding="utf-8"))
+    assert f'"{next(reversed(CHANGE_KINDS))}"' in json.dumps(api)  # the API schema lists the newest kind too
+
+
+def test_an_alias_that_is_another_features_live_id_is_refused(content_copy):
+    """Issue #22: `python-3.11-support` was a packaging feature and an anchor of torch.compile's."""
+    rel = Path("releases/2.7.yaml")
+    edit(content_copy, "    aliases: []\n", "    aliases: [mesh]\n", rel)
+    edit(
+        content_copy,
+        "    about: A mesh of devices.",
+        "    aliases: [widgets]\n    about: A mesh of devices.",
+        CATALOGUE,
+    )
+    assert problems(content_copy) == [
+        "features/fixture.yaml:20:15: features[3].aliases[0]: alias 'widgets' of 'mesh' is the live id of feature "
+        "'widgets': an alias keeps a former id's address, and this one already opens 'widgets' (rename 'widgets', "
+        "or drop the alias)",
+        "releases/2.7.yaml:24:15: features[0].aliases[0]: alias 'mesh' of 'widget-compiler' is the live id of feature "
+        "'mesh': an alias keeps a former id's address, and this one already opens 'mesh' (rename 'mesh', or drop the "
+        "alias)",
+    ]
+
+
+def test_a_restore_that_cannot_be_typed_is_refused_with_a_suggestion(content_copy):
+    """Issue #22: `grad_placements` (no value) and a sentence were shown as the way back."""
+    rel = Path("changes/2.8.yaml")
+    edit(content_copy, "    restore: TORCH_CAT_LEGACY=1", "    restore: add ATEN to max_autotune_gemm_backends", rel)
+    edit(
+        content_copy,
+        "    note: Hand-written remark.",
+        "    note: Hand-written remark.\n    restore: grad_placements",
+        rel,
+    )
+    found = problems(content_copy)
+    assert [p.split(" restore '")[0] for p in found] == [
+        "changes/2.8.yaml:11:14: changes[0].restore:",
+        "changes/2.8.yaml:17:14: changes[1].restore:",
+    ]
+    assert found[0].endswith("(did you mean 'max_autotune_gemm_backends=<old value>'?)")
+    assert found[1].endswith("(did you mean 'grad_placements=<old value>'?)")
+    assert "is not a flag, argument, environment variable or command" in found[0]
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        "weights_only=False",
+        "torch._inductor.config.max_autotune_defer_layout_freezing = True",
+        "TORCH_ONNX_ENABLE_DRAFT_EXPORT=True",
+        'options={"reorder_for_peak_memory": False}',
+        "grad_placements=[Partial()]",
+        "--master-port=29500",
+        "pip install torch --index-url https://download.pytorch.org/whl/cu126",
+    ],
+)
+def test_restore_forms_a_reader_can_type_pass(value):
+    from generator.upgrade_rules import restore_problem
+
+    assert restore_problem(value) is None
+
+
+@pytest.mark.parametrize("value", ["grad_placements", "set it back", "weights_only=", "x = two words", "--"])
+def test_restore_forms_that_are_not_a_way_back_fail(value):
+    from generator.upgrade_rules import restore_problem
+
+    assert restore_problem(value)
+
+
+def test_a_change_that_asks_nothing_may_not_sit_in_the_breaking_section(content_copy):
+    """Issue #22: "no action needed" notes were listed as breaking changes."""
+    rel = Path("changes/2.8.yaml")
+    edit(content_copy, "    kind: behaviour-change\n", "    kind: no-action\n", rel)
+    edit(content_copy, "    note: Hand-written remark.", "    note: Hand-written remark.\n    kind: no-action", rel)
+    assert problems(content_copy) == [
+        "changes/2.8.yaml:9:11: changes[0].kind: kind 'no-action' says the change asks nothing, but it sits in the "
+        "bc-breaking section: use one of api-removed, behaviour-change, default-change, build-packaging, numerics "
+        "(did you mean 'behaviour-change'?)"
+    ]

@@ -32,6 +32,7 @@ PAGES = [
     "speed/index.md",
     "symbols/index.md",
     "symbols/torch/index.md",
+    "search/index.md",
 ]
 
 

@@ -1,5 +1,5 @@
 """The search index generator/search.py writes: names a reader types whole, and the full-text
-records, escaped. The browser side (atlas.js) is typed into in tests/test_search_browser.py."""
+records, escaped. The browser side (assets/atlas-search.js) is typed into in tests/test_search_browser.py."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import pytest
 
 from generator import search
 from generator.build import generate
-from tests.conftest import FIXTURE
+from tests.conftest import FIXTURE, ROOT
 from tests.test_injection import hostile_content
 
 
@@ -126,3 +126,23 @@ def test_an_index_that_cannot_be_written_leaves_the_previous_site(tmp_path, monk
         mkdocs_build(model, tmp_path / "docs", site_dir)
     assert tree(site_dir) == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["docs", "site"]
+
+
+def test_a_dotted_tail_of_a_symbol_finds_it():
+    """Names are split on `.` and `_` (issue #25): a tail of a dotted name finds it, even when
+    several names end so (`scaled_dot_product_attention` is in torch and in
+    torch.nn.functional), and a longer tail picks one."""
+    from generator.build import site_model
+    from generator.render import pages
+
+    site = site_model(ROOT / "content")
+    table = search.names(site, {page.url: (page.url, "") for page in pages(site)})
+
+    def found(query: str) -> list[str]:
+        return [hit[0] for hit in table.get(search.normalise(query), [])]
+
+    torch_sdpa = "symbols/torch/#torch.scaled_dot_product_attention"
+    functional_sdpa = "symbols/torch.nn.functional/#torch.nn.functional.scaled_dot_product_attention"
+    assert {torch_sdpa, functional_sdpa} <= set(found("scaled_dot_product_attention"))
+    assert found("functional.scaled_dot_product_attention") == [functional_sdpa]
+    assert "symbols/torch.nn.attention/#torch.nn.attention.varlen_attn" in found("attention.varlen_attn")

@@ -70,3 +70,40 @@ def test_results_show_a_title_and_the_matching_line(browser, atlas):
         line = first.locator(".atlas-search__line")
         assert "torch.cat" in line.text_content()
         assert line.locator("mark").count() >= 1
+
+
+def test_the_results_page_lists_every_hit_and_sorts_them_by_release(browser, atlas):
+    """/search/?q=… (issue #25): every hit, not the first ten; the exact match first and said so;
+    sorted newest release first on request; "no exact match" when no page has the name."""
+    with new_page(browser) as page:
+        watch = watch_page(page)
+        page.goto(atlas + "search/?q=torch.load")
+        results = page.locator(".atlas-search-page .atlas-search__results")
+        page.wait_for_function("document.querySelector('.atlas-search-page .atlas-search__results').dataset.query")
+        items = results.locator("li")
+        assert items.count() > 10  # the header shows ten
+        assert items.first.get_attribute("data-exact") == "1"
+        assert "named “torch.load”" in page.locator(".atlas-search__exact").inner_text()
+        page.select_option("select[name=q-sort]", "newest")
+        page.wait_for_url("**q-sort=newest**")
+        page.wait_for_function("document.querySelector('.atlas-search-page .atlas-search__results').dataset.query")
+        releases = [r for r in items.evaluate_all("els => els.map(e => e.dataset.release || '')") if r]
+        assert len(releases) > 5
+        assert releases == sorted(releases, key=lambda v: tuple(map(int, v.split("."))), reverse=True)
+        page.goto(atlas + "search/?q=torch.nn.attention.flex_attention")
+        page.wait_for_function("document.querySelector('.atlas-search-page .atlas-search__results').dataset.query")
+        assert page.locator(".atlas-search__exact").inner_text().startswith("No exact match")
+        assert watch.errors() == []
+
+
+def test_the_home_box_shows_its_results_under_itself(browser, atlas):
+    with new_page(browser) as page:
+        page.goto(atlas)
+        page.fill("#atlas-home-q", "torch.load")
+        page.wait_for_function("document.querySelector('#atlas-home-results .atlas-search__results').dataset.query")
+        assert page.locator("#atlas-home-results .atlas-search__hit").count() == 10
+        assert page.locator("#atlas-search-panel").is_hidden()  # the header's panel stays closed
+        more = page.locator("#atlas-home-results .atlas-search__all")
+        assert more.is_visible() and more.get_attribute("href").endswith("search/?q=torch.load")
+        page.keyboard.press("Enter")
+        page.wait_for_url("**/atlas/search/?q=torch.load")

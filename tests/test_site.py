@@ -124,27 +124,60 @@ def test_matrix_rows_cover_every_release_and_grow_with_entries_not_releases():
 
 
 def test_every_breaking_change_and_deprecation_says_what_to_do():
-    """2.5 on: each breaking change and deprecation has a note of ours (a full sentence) and a kind."""
+    """Every release with a change list (2.5 onwards): each breaking change and deprecation has a note
+    of ours (a full sentence) and a kind; each tracked regression says what fails and how to avoid it."""
     from generator.build import site_model
     from generator.model import CHANGE_KINDS
 
     site = site_model(ROOT / "content")
-    checked = 0
+    checked: dict[str, int] = {}
+    regressions: dict[str, int] = {}
     for release in site.releases:
         for change in release.changes:
+            where = f"{release.version}: {change.text[:80]}"
+            if change.section == "tracked-regressions":
+                assert change.note and len(change.note.split()) >= 6, where
+                assert change.workaround and change.workaround.rstrip().endswith("."), where
+                regressions[release.version] = regressions.get(release.version, 0) + 1
             if change.section not in ("bc-breaking", "deprecations"):
                 continue
-            where = f"{release.version}: {change.text[:80]}"
             assert change.note and len(change.note.split()) >= 6 and change.note.rstrip().endswith((".", ")")), where
             assert change.kind in CHANGE_KINDS, where
-            checked += 1
-    assert checked >= 130
+            checked[release.version] = checked.get(release.version, 0) + 1
+    assert sum(checked.values()) >= 160
+    # The notes list 9 + 3 of them for 2.13 and 13 + 8 for 2.14, and one tracked regression each.
+    assert (checked.get("2.13"), checked.get("2.14")) == (12, 21)
+    assert (regressions.get("2.13"), regressions.get("2.14")) == (1, 1)
+
+
+def test_upgrade_guide_lists_default_changes_from_every_section_and_leaves_out_what_asks_nothing(real_site: Path):
+    """Issue #22: `#defaults` holds default changes the notes give outside their breaking section,
+    with the way back where the notes name one; a change noted as asking nothing stays out."""
+    page = (real_site / "upgrade" / "index.html").read_text(encoding="utf-8")
+    defaults = page[page.index('id="defaults"') :]
+    rows = {pr: defaults[defaults.index(f"&#35;{pr}&#41;") :].split("</tr>", 1)[0] for pr in (137205, 172674)}
+    assert (
+        "<code>options&#61;&#123;&#34;reorder&#95;for&#95;peak&#95;memory&#34;&#58; False&#125;</code>" in rows[137205]
+    )
+    assert "5 minutes" in rows[172674]
+    site = site_model(CONTENT)
+    views = [
+        v
+        for r in site.releases
+        for s in site.release_views[r.version].sections
+        for area in s.areas
+        for v in area.changes
+    ]
+    quiet = [v for v in views if v.change.kind == "no-action"]
+    assert len(quiet) >= 14 and all(v.group == "" for v in quiet)
+    for v in quiet:
+        assert f'href="../releases/{v.change.release}/#{v.anchor}"' not in page, v.change.text
 
 
 def test_family_pages_tell_each_family_across_its_releases():
     """Issue #12's done-when: a family page answers "what happened to X from 2.1 to 2.12"."""
     site = site_model(CONTENT)
-    at_least = {"torch-compile": 8, "torch-export": 5, "aotinductor": 4, "flex-attention": 5}
+    at_least = {"torch-compile": 8, "torch-export": 5, "aotinductor": 3, "flex-attention": 6}
     for fid, releases in at_least.items():
         page = site.family_by_id.get(fid)
         touched = (
@@ -162,6 +195,12 @@ def test_family_pages_tell_each_family_across_its_releases():
     export = site.family_by_id["torch-export"]
     depth = {row.feature.id: row.depth for row in export.matrix.rows}
     assert depth["torch-export"] == 0 and depth["mx-formats"] == 1 and depth["aotinductor-freezing"] == 2
+    # CUTLASS and CK are Inductor's GEMM backends (issue #22): TorchInductor's page, not export's.
+    assert "inductor-cutlass-backend" not in depth
+    inductor = {row.feature.id for row in site.family_by_id["torchinductor"].matrix.rows}
+    assert "inductor-cutlass-backend" in inductor
+    njt = [e for e in flex.entries if e.release == "2.10"]
+    assert njt and njt[0].change == "part-removed" and "nested" in njt[0].title.lower()
 
 
 def test_every_entry_names_a_catalogue_feature_whose_area_it_takes():
@@ -175,7 +214,14 @@ def test_every_entry_names_a_catalogue_feature_whose_area_it_takes():
 
 def test_former_ids_still_resolve(real_site: Path):
     """Renamed and split features keep their old page (a redirect) and their old anchors."""
-    for old, new in {"fx-graph-cache": "mega-cache", "flash-attention-4": "flex-attention"}.items():
+    for old, new in {
+        "fx-graph-cache": "inductor-fx-graph-cache",
+        "flash-attention-4": "flex-attention",
+        "max-autotune": "max-autotune-cpu",
+        "cuda-graphs": "cuda-graph-annotations",
+        "python-3.11-support": "python-3.11-wheels",
+        "python-3.12-support": "torch-compile-python-3.12",
+    }.items():
         assert f"../{new}/" in (real_site / "features" / old / "index.html").read_text()
     for version, anchor in {
         "2.11": "flash-attention-4",
@@ -213,8 +259,11 @@ def test_home_is_a_way_in(real_site: Path):
     html = (real_site / "index.html").read_text(encoding="utf-8")
     assert re.search(r"<title>\s*PyTorch Release Atlas\s*</title>", html)
     assert html.count("PyTorch Release Atlas - PyTorch Release Atlas") == 0
-    search = re.search(r'<form class="atlas-home-search"[^>]*action="([^"]+)"', html)
-    assert search and search[1] == "features/"
+    search = re.search(
+        r'<div class="atlas-home-search" data-atlas-search-home[^>]*>\s*<form role="search" method="get" action="([^"]+)"',
+        html,
+    )
+    assert search and search[1] == "search/"
     assert re.search(r'<input id="atlas-home-q" name="q"', html)
     picker = re.search(
         r'<form class="atlas-compare atlas-home-upgrade" method="get" action="([^"]+)"(.*?)</form>', html, re.S
@@ -260,3 +309,14 @@ def test_changes_naming_a_features_api_show_on_its_page():
 def test_browser_tests_visit_one_page_of_every_kind():
     kinds = {page.template for page in render.pages(site_model(CONTENT))}
     assert set(PAGE_KINDS) == kinds
+
+
+def test_family_pages_show_what_moved_there(real_site: Path):
+    """Issue #22's done-when, as a reader sees it: CUTLASS/CK on TorchInductor's page, the 2.10
+    removal of nested jagged tensors on FlexAttention's."""
+    inductor = (real_site / "features" / "torchinductor" / "index.html").read_text(encoding="utf-8")
+    assert "CUTLASS and CK GEMM backends" in inductor
+    export = (real_site / "features" / "torch-export" / "index.html").read_text(encoding="utf-8")
+    assert "CUTLASS and CK GEMM backends" not in export
+    flex = (real_site / "features" / "flex-attention" / "index.html").read_text(encoding="utf-8")
+    assert "Nested jagged tensors no longer accepted by FlexAttention" in flex and "Partly removed" in flex

@@ -58,3 +58,39 @@ def test_release_page_has_the_upgrade_steps_without_javascript(browser, served):
         )
     finally:
         context.close()
+
+
+def test_upgrade_to_2_14_on_cuda_names_the_cholesky_replacement_and_both_known_issues(page, served, watch):
+    """Issue #20's done-when: a removal with what to use instead, and the known issues of the range."""
+    page.goto(served + "upgrade/?from=2.12&to=2.14&backend=cuda")
+    page.locator("#atlas-upgrade-result section[data-group]").first.wait_for()
+    known = _items(page, "known-issues")
+    assert known.count() == 2
+    assert known.filter(has_text="CUDNN_STATUS_SUBLIBRARY_VERSION_MISMATCH").filter(has_text="Workaround").count() == 1
+    rocm = known.filter(has_text="rocSHMEM")
+    assert rocm.count() == 1 and "for ROCm" in rocm.inner_text() and "issue #195670" in rocm.inner_text()
+    cholesky = _items(page, "removals").filter(has_text="torch.cholesky()")
+    assert cholesky.count() == 1 and "torch.linalg.cholesky()" in cholesky.inner_text()
+    assert "What to do" in cholesky.inner_text()
+    # Its link opens the change on its release page (the guide once linked /upgrade/releases/…).
+    href = cholesky.locator("a").first.evaluate("a => a.href")
+    assert href.startswith(served + "releases/2.14/#c-"), href
+    assert watch.console_errors == [] and watch.page_errors == []
+
+
+@pytest.mark.parametrize(
+    "query", ["from=2.9&to=2.12&backend=rocm", "from=2.4&to=2.10&backend=cuda", "from=2.7&to=2.13&backend=xpu"]
+)
+def test_compare_and_the_upgrade_guide_count_the_same_changes(page, served, query):
+    """One rule for both pages: a change that names no backend concerns every backend, and a
+    change goes to its upgrade group on both (issue #25: they gave 1 and 4 breaking changes)."""
+    counts = {}
+    for view in ("compare", "upgrade"):
+        page.goto(f"{served}{view}/?{query}")
+        page.locator(f"#atlas-{view}-result section[data-group=breaking]").wait_for()
+        counts[view] = {
+            group: page.locator(f"#atlas-{view}-result section[data-group={group}] li").count()
+            for group in ("breaking", "removals", "deprecations", "defaults", "new")
+        }
+    assert counts["compare"] == counts["upgrade"]
+    assert counts["upgrade"]["breaking"] > 0 and counts["upgrade"]["deprecations"] > 0

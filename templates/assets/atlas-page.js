@@ -1,0 +1,191 @@
+/* PyTorch Release Atlas, in the browser: what every page shares, and the page behaviours.
+
+   The other scripts (atlas-search.js, atlas-changes.js, atlas-compare.js, atlas-upgrade.js,
+   atlas-timeline.js) load after this one and register with `atlas.onPage`. Content reaches the
+   page through textContent only, never innerHTML. */
+(function () {
+  "use strict";
+  const atlas = (window.atlas = window.atlas || {});
+
+  /* An element with attributes and text (text as textContent, so it is never read as HTML). */
+  atlas.el = function (tag, attrs, text) {
+    const node = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) node.setAttribute(k, v);
+    if (text !== undefined) node.textContent = text;
+    return node;
+  };
+
+  /* A JSON table the build wrote on an element (data-<key>), e.g. a form's data-steps. */
+  atlas.data = function (node, key, fallback) {
+    return node.dataset[key] ? JSON.parse(node.dataset[key]) : fallback;
+  };
+
+  /* Run init on every page: Material's instant navigation swaps pages without reloading. */
+  atlas.onPage = function (init) {
+    if (window.document$ && typeof window.document$.subscribe === "function") {
+      window.document$.subscribe(init);
+    } else if (document.readyState === "loading") {
+      document.addEventListener("DOMContentLoaded", init);
+    } else {
+      init();
+    }
+  };
+
+  /* ---- /compare/ and /upgrade/: a from/to/backend form whose choice lives in the URL (so it
+     can be pasted into a wiki). run(q) gets the API JSON of every release in (from, to]: the
+     files' addresses are the form's data-release-files (version -> URL), as the build wrote them. ---- */
+  atlas.rangeForm = function (formId, outId, run) {
+    const form = document.getElementById(formId);
+    const out = document.getElementById(outId);
+    if (!form || !out) return null;
+    const el = atlas.el;
+    const versions = atlas.data(form, "releases", []);
+    const files = atlas.data(form, "releaseFiles", {});
+    const params = new URLSearchParams(location.search);
+    if (versions.includes(params.get("from"))) form.elements.from.value = params.get("from");
+    if (versions.includes(params.get("to"))) form.elements.to.value = params.get("to");
+    if (params.get("backend") !== null) form.elements.backend.value = params.get("backend");
+    form.addEventListener("submit", function (e) {
+      e.preventDefault();
+      const url = new URL(location.href);
+      url.searchParams.set("from", form.elements.from.value);
+      url.searchParams.set("to", form.elements.to.value);
+      form.elements.backend.value ? url.searchParams.set("backend", form.elements.backend.value) : url.searchParams.delete("backend");
+      history.replaceState(history.state, "", url);
+      load();
+    });
+    if (params.get("from") || params.get("to")) load();
+
+    async function load() {
+      const from = form.elements.from.value, to = form.elements.to.value, backend = form.elements.backend.value;
+      const i = versions.indexOf(from), j = versions.indexOf(to);
+      out.replaceChildren();
+      if (j <= i) {
+        out.append(el("p", { class: "atlas-compare-msg" }, "Pick a 'to' release newer than the 'from' release."));
+        return;
+      }
+      const range = versions.slice(i + 1, j + 1);
+      out.append(el("p", { class: "atlas-compare-msg" }, "Loading " + range.length + " releases…"));
+      let releases;
+      try {
+        releases = await Promise.all(range.map(function (v) {
+          return fetch(new URL(files[v], location.href)).then(function (r) {
+            if (!r.ok) throw new Error(v + ": HTTP " + r.status);
+            return r.json();
+          });
+        }));
+      } catch (err) {
+        out.replaceChildren(el("p", { class: "atlas-compare-msg" }, "Could not load release data (" + err.message + ")."));
+        return;
+      }
+      out.replaceChildren();
+      const site = new URL(form.dataset.site, location.href);
+      const label = backend ? form.elements.backend.selectedOptions[0].textContent : "";
+      run({ form: form, out: out, from: from, to: to, backend: backend, backendName: label, range: range,
+        releases: releases, href: function (path) { return new URL(path, site).href; } });
+    }
+    return form;
+  };
+
+  /* The releases of a range that have no imported change list, said once under the summary. */
+  atlas.gapNote = function (releases) {
+    const missing = releases.filter(function (r) { return r.changes === 0; }).map(function (r) { return r.version; });
+    return missing.length ? atlas.el("p", { class: "atlas-compare-msg atlas-compare-gap" },
+      "No release-note change list is at hand for " + missing.join(", ") + ": only their announced features are listed.") : null;
+  };
+
+  /* ---- Wide Markdown tables: Material wraps each in a sideways-scrolling box, which keyboard
+     users can scroll only if it takes focus (WCAG 2.1.1; axe scrollable-region-focusable). ---- */
+  function initScrollwraps() {
+    document.querySelectorAll(".md-typeset__scrollwrap").forEach(function (wrap) {
+      if (wrap.scrollWidth <= wrap.clientWidth) {
+        if (wrap.dataset.atlasFocusable) {
+          for (const name of ["tabindex", "role", "aria-label", "data-atlas-focusable"]) wrap.removeAttribute(name);
+        }
+        return;
+      }
+      if (wrap.hasAttribute("tabindex")) return;
+      let heading = wrap.previousElementSibling;
+      while (heading && !/^H[1-6]$/.test(heading.tagName)) heading = heading.previousElementSibling;
+      const title = heading ? heading.textContent.replace(/\u00b6$/, "").trim() : "";
+      wrap.setAttribute("tabindex", "0");
+      wrap.setAttribute("role", "region");
+      wrap.setAttribute("aria-label", (title ? title + ": " : "") + "table, scrolls sideways");
+      wrap.dataset.atlasFocusable = "1";
+    });
+  }
+  window.addEventListener("resize", initScrollwraps);
+
+  /* ---- Matrices open on the newest releases: the newest column is the one readers want. ---- */
+  function initMatrices() {
+    document.querySelectorAll(".atlas-matrix-wrap").forEach(function (wrap) {
+      wrap.scrollLeft = wrap.scrollWidth;
+    });
+  }
+
+  /* ---- Matrices: the sticky feature column never half-covers a release column. The box is cut
+     to a whole number of release columns and opens at the newest end on a column's start, so
+     every release column shown is shown whole. (A reader who scrolls by hand can still stop
+     between two columns.) ---- */
+  function fitMatrix(wrap) {
+    const heads = wrap.querySelectorAll("thead th");
+    if (heads.length < 3) return;
+    wrap.style.maxWidth = "";
+    const sticky = heads[1].offsetLeft, column = heads[2].offsetLeft - heads[1].offsetLeft;
+    const room = wrap.clientWidth;
+    if (wrap.scrollWidth > room && column > 0) {
+      const whole = Math.max(1, Math.floor((room - sticky) / column));
+      wrap.style.maxWidth = sticky + whole * column + "px";
+    }
+  }
+
+  function initMatrices() {
+    document.querySelectorAll(".atlas-matrix-wrap").forEach(function (wrap) {
+      fitMatrix(wrap);
+      // The newest end, at a column's start: the release column the box begins with is whole.
+      const heads = Array.from(wrap.querySelectorAll("thead th")).slice(1);
+      const sticky = heads.length ? heads[0].offsetLeft : 0, end = wrap.scrollWidth - wrap.clientWidth;
+      const starts = heads.map(function (th) { return th.offsetLeft - sticky; }).filter(function (x) { return x <= end + 1; });
+      wrap.scrollLeft = starts.length ? starts[starts.length - 1] : end;
+    });
+  }
+  window.addEventListener("resize", function () { document.querySelectorAll(".atlas-matrix-wrap").forEach(fitMatrix); });
+
+  /* ---- Long pages (release pages, marked data-atlas-jump): a section menu that stays at the top
+     of the screen where Material shows no table of contents (phones, tablets), built from the
+     page's own headings; and on a phone the change lists' areas start folded (the one a link
+     points to opens). ---- */
+  const SMALL = window.matchMedia("(max-width: 44.9375em)");
+
+  function initJumpMenu() {
+    const menu = document.querySelector("[data-atlas-jump]");
+    if (!menu || menu.dataset.built) return;
+    menu.dataset.built = "1";
+    const list = menu.querySelector("ul");
+    document.querySelectorAll(".md-content article h2[id], .md-content article .atlas-changes h3[id]").forEach(function (h) {
+      const item = atlas.el("li", { class: h.tagName === "H3" ? "atlas-jump__sub" : "" });
+      item.append(atlas.el("a", { href: "#" + h.id }, h.textContent.replace(/\u00b6$/, "").trim()));
+      list.append(item);
+    });
+    if (!list.children.length) return;
+    list.addEventListener("click", function (e) { if (e.target.closest("a")) menu.open = false; });
+    menu.hidden = false;
+  }
+
+  function openTarget() {
+    const target = location.hash && document.getElementById(decodeURIComponent(location.hash.slice(1)));
+    const fold = target && target.closest("details.atlas-area");
+    if (fold) fold.open = true;
+    if (target && target.tagName === "H4" && target.nextElementSibling && target.nextElementSibling.matches("details")) {
+      target.nextElementSibling.open = true;
+    }
+  }
+
+  function initFolds() {
+    if (SMALL.matches) document.querySelectorAll("details.atlas-area[open]").forEach(function (d) { d.open = false; });
+    openTarget();
+  }
+  window.addEventListener("hashchange", openTarget);
+
+  atlas.onPage(function () { initScrollwraps(); initMatrices(); initJumpMenu(); initFolds(); });
+})();

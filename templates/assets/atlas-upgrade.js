@@ -1,0 +1,100 @@
+/* /upgrade/?from=&to=&backend=: the upgrade guide, grouped as a reader works through it
+   (atlas.rules.collect, the rule /compare/ uses too), filtered to a backend and to pasted code.
+   The paste never leaves the page. The steps, change kinds and entry labels are the build's
+   (generator.model UPGRADE_GROUPS and CHANGE_KINDS, enrich CHANGE_LABELS), written on the form as
+   data-steps, data-kinds and data-labels; PR and issue links are the API's pr_urls and issue_urls. */
+(function () {
+  "use strict";
+  const atlas = window.atlas, el = atlas.el;
+
+  /* A backend's name as the form's backend menu spells it. */
+  function backendName(id) {
+    const select = document.querySelector("#atlas-upgrade select[name=backend]");
+    const option = select && Array.from(select.options).find(function (o) { return o.value === id; });
+    return option ? option.textContent : id;
+  }
+
+  /* Inline Markdown of our notes as DOM nodes, never HTML: `code`, **strong**, *em*; a link
+     keeps its text (generator/textfilters.py `rich` renders the same marks on the pages). */
+  function inline(text) {
+    const out = [];
+    const re = /`([^`]+)`|\*\*([^*]+)\*\*|\*([^*\s][^*]*)\*|\[([^\]]+)\]\([^)]*\)/g;
+    let at = 0, m;
+    while ((m = re.exec(text)) !== null) {
+      if (m.index > at) out.push(document.createTextNode(text.slice(at, m.index)));
+      if (m[1] !== undefined) out.push(el("code", {}, m[1]));
+      else if (m[2] !== undefined) out.push(el("strong", {}, m[2]));
+      else if (m[3] !== undefined) out.push(el("em", {}, m[3]));
+      else out.push(document.createTextNode(m[4]));
+      at = re.lastIndex;
+    }
+    if (at < text.length) out.push(document.createTextNode(text.slice(at)));
+    return out;
+  }
+
+  function item(it, key, href) {
+    const li = el("li", { "data-release": it.release, class: "atlas-upgrade-item" });
+    li.append(el("span", { class: "atlas-tag" }, it.release), " ");
+    if (it.kind) li.append(el("span", { class: "atlas-tag atlas-kind" }, it.kindName), " ");
+    if (it.label) li.append(el("span", { class: "atlas-tag" }, it.label), " ");
+    if (it.areaShown) li.append(el("span", { class: "atlas-area-name" }, it.area + ": "));
+    li.append(el("a", { href: href(it.path) }, it.text));
+    if (key === "known-issues" && it.backends && it.backends.length) li.append(el("span", { class: "atlas-area-name" },
+      " · for " + it.backends.map(function (b) { return backendName(b); }).join(", ")));
+    if (it.note) { li.append(el("br")); li.append(el("strong", {}, key === "known-issues" ? "What fails: " : "What to do: ")); li.append.apply(li, inline(it.note)); }
+    if (it.workaround) { li.append(" "); li.append(el("strong", {}, "Workaround: ")); li.append.apply(li, inline(it.workaround)); }
+    (it.issues || []).forEach(function (n, k) { li.append(" "); li.append(el("a", { href: it.issueUrls[k] }, "issue #" + n)); });
+    if (it.restore) { li.append(" "); li.append(el("strong", {}, "Old behaviour back: ")); li.append(el("code", {}, it.restore)); }
+    if (it.removal) { li.append(" "); li.append(el("strong", {}, "Removal planned in " + it.removal + ".")); }
+    (it.prs || []).forEach(function (pr, k) { li.append(" "); li.append(el("a", { href: it.prUrls[k] }, "PR #" + pr)); });
+    return li;
+  }
+
+  function initUpgrade() {
+    const form = atlas.rangeForm("atlas-upgrade", "atlas-upgrade-result", function (q) {
+      const steps = atlas.data(q.form, "steps", []), kinds = atlas.data(q.form, "kinds", {});
+      const code = q.form.elements.code.value.trim();
+      const tokens = code ? atlas.rules.pastedTokens(code) : null;
+      const found = atlas.rules.collect(q.releases, steps, { backend: q.backend, tokens: tokens, labels: atlas.data(q.form, "labels", {}) });
+      const counts = steps.map(function (s) { return found.groups[s[0]].length + " " + s[1].toLowerCase(); }).join(" · ");
+      // The answer first: what can break code (the build's BREAKING_GROUPS, data-breaking).
+      const breaks = atlas.data(q.form, "breaking", []).reduce(function (n, k) { return n + (found.groups[k] || []).length; }, 0);
+      q.out.append(el("p", { class: "atlas-compare-msg atlas-upgrade-headline" }, breaks + (breaks === 1 ? " change" : " changes") +
+        " can break your code (breaking changes, removals, default and behaviour changes)."));
+      q.out.append(el("p", { class: "atlas-compare-msg" }, "From " + q.from + " to " + q.to + " on " + (q.backendName || "any backend") + ": " + counts + "."));
+      if (tokens) q.out.append(el("p", { class: "atlas-compare-msg" },
+        "Kept the changes that name something your pasted text uses; " + found.dropped + " others left out."));
+      const gap = atlas.gapNote(q.releases);
+      if (gap) q.out.append(gap);
+      for (const [key, title] of steps) {
+        const items = found.groups[key];
+        // By release, then area (stable: the notes' order within an area).
+        items.sort(function (a, b) { return q.range.indexOf(a.release) - q.range.indexOf(b.release) || (a.area || "").localeCompare(b.area || ""); });
+        const section = el("section", { class: "atlas-compare-group", "data-group": key });
+        section.append(el("h2", { id: "upgrade-" + key }, title + " (" + items.length + ")"));
+        // The table of contents lists the steps (upgrade.md.j2): give each its count. Material
+        // rewrites the links to absolute URLs, so match the anchor at the end.
+        document.querySelectorAll('.md-nav--secondary a[href$="#upgrade-' + key + '"]').forEach(function (a) {
+          (a.querySelector(".md-ellipsis") || a).textContent = title + " (" + items.length + ")";
+        });
+        const list = el("ul");
+        let area = null, release = null;
+        for (const it of items) {
+          const fresh = it.release !== release;
+          list.append(item(Object.assign({}, it, { kindName: kinds[it.kind] || it.kind, areaShown: it.area && (fresh || it.area !== area) }), key, q.href));
+          area = it.area;
+          release = it.release;
+        }
+        section.append(items.length ? list : el("p", {}, "None."));
+        q.out.append(section);
+      }
+    });
+    let timer = null;
+    if (form) form.elements.code.addEventListener("input", function () {
+      clearTimeout(timer);
+      timer = setTimeout(function () { form.requestSubmit(); }, 250);
+    });
+  }
+
+  atlas.onPage(initUpgrade);
+})();

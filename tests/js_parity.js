@@ -1,0 +1,15 @@
+/* Runs the browser's rules (templates/assets/atlas-rules.js) on inputs from tests/test_js_parity.py.
+   stdin: {"normalise": [query...], "shard": [[key, count]...], "plain": [text...],
+           "tokens": [paste...], "matches": [[symbols, paste]...]}
+   stdout: the same keys, each with the outputs in order (token sets as sorted arrays). */
+"use strict";
+const rules = require(process.argv[2]);
+const input = JSON.parse(require("fs").readFileSync(0, "utf8"));
+const sorted = (set) => Array.from(set).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+process.stdout.write(JSON.stringify({
+  normalise: input.normalise.map((q) => rules.normalise(q)),
+  shard: input.shard.map(([key, count]) => rules.shard(key, count)),
+  plain: input.plain.map((t) => rules.plain(t)),
+  tokens: input.tokens.map((p) => sorted(rules.pastedTokens(p))),
+  matches: input.matches.map(([symbols, paste]) => rules.usesAny(symbols, rules.pastedTokens(paste))),
+}));
