@@ -10,7 +10,8 @@ import json
 from pathlib import Path
 
 from . import urls
-from .model import ALL, ChangeView, Entry, Release, Site, parts
+from .describe import Standing, feature_standing
+from .model import ChangeView, Entry, Feature, Release, Site
 
 
 def _dump(data) -> bytes:
@@ -59,33 +60,40 @@ def _release_summary(release: Release, base: str) -> dict:
 SCHEMA = Path(__file__).parent / "schemas" / "api.schema.json"
 
 
-def render_api(site: Site, base: str) -> dict[str, tuple[frozenset, object]]:
-    """Every API file (and the API's JSON Schema), keyed by its path under docs/: the content
-    files it reads ("*": all) and a function that renders its bytes."""
+def render_api(site: Site, base: str) -> dict[str, tuple[tuple, object]]:
+    """Every API file (and the API's JSON Schema), keyed by its path under docs/: the parts of
+    the model it is made from, and a function of those parts that renders its bytes (so the
+    parts are all it can read, and an unchanged file need not be rendered again)."""
     files = {
-        urls.api_schema(): (ALL, SCHEMA.read_bytes),
+        urls.api_schema(): ((SCHEMA.read_bytes(),), lambda schema: schema),
         urls.api_releases(): (
-            ALL,
-            lambda: _dump({"releases": [_release_summary(r, base) for r in reversed(site.releases)]}),
+            (site.releases,),
+            lambda releases: _dump({"releases": [_release_summary(r, base) for r in reversed(releases)]}),
         ),
-        urls.api_features(): (parts(site.versions, entries=True), lambda: _features(site, base)),
+        urls.api_features(): ((site.features, site.families), lambda f, fam: _features(f, fam, base)),
     }
     for release in site.releases:
-        inputs = parts([release.version], release=True, entries=True, changes=True)
-        files[urls.api_release(release.version)] = (inputs, lambda r=release: _release(site, r, base))
-    for view in site.backend_views:
-        files[urls.api_backend(view.backend.id)] = (
-            parts(site.versions, entries=True, changes=True),
-            lambda v=view: _backend(v, base),
+        files[urls.api_release(release.version)] = (
+            (release, site.release_views[release.version]),
+            lambda r, view: _release(r, view, base),
         )
+    for feature in site.features:
+        for fid in (feature.id, *feature.aliases):  # a former id's file keeps answering
+            standings = (
+                feature_standing(site, feature),
+                *(feature_standing(site, feature, b) for b in feature.backends),
+            )
+            files[urls.api_feature(fid)] = ((feature, standings), lambda f, s: _feature(f, s, base))
+    for view in site.backend_views:
+        files[urls.api_backend(view.backend.id)] = ((view,), lambda v: _backend(v, base))
     return files
 
 
-def _release(site: Site, release: Release, base: str) -> bytes:
+def _release(release: Release, view, base: str) -> bytes:
     page = base + urls.release(release.version)
     c = release.compatibility
     # The upgrade step of the release page lists these entries; /upgrade/ and /compare/ read it here.
-    group_of = {e.id: g.id for g in site.release_views[release.version].upgrade for e in g.entries}
+    group_of = {e.id: g.id for g in view.upgrade for e in g.entries}
     data = _release_summary(release, base) | {
         "summary": release.summary,
         "compatibility": None
@@ -125,7 +133,7 @@ def _release(site: Site, release: Release, base: str) -> bytes:
                 "workaround": v.change.workaround,
                 "features": [{"id": fid, "source": _feature_source(v, fid)} for fid in v.features],
             }
-            for s in site.release_views[release.version].sections
+            for s in view.sections
             for area in s.areas
             for v in area.changes
         ],
@@ -141,7 +149,7 @@ def _feature_source(view: ChangeView, fid: str) -> str:
     return "area" if fid in view.derived else "entry"
 
 
-def _features(site: Site, base: str) -> bytes:
+def _features(all_features, families, base: str) -> bytes:
     features = [
         {
             "id": f.id,
@@ -155,6 +163,8 @@ def _features(site: Site, base: str) -> bytes:
             "removal_planned": f.removal_planned,
             "removed_in": f.removed_in,
             "url": base + urls.feature(f.id),
+            "badge": base + urls.badge(f.id),
+            "api": base + urls.api_feature(f.id),
             "parent": f.family[-1].id if f.family else None,
             "about": f.about,
             "docs": f.docs,
@@ -162,7 +172,7 @@ def _features(site: Site, base: str) -> bytes:
                 {"release": e.release, "tier": e.tier, "change": e.change, "title": e.title} for e in f.entries
             ],
         }
-        for f in site.features
+        for f in all_features
     ]
     families = [
         {
@@ -172,9 +182,52 @@ def _features(site: Site, base: str) -> bytes:
             "members": [c.id for c in family.children],
             "url": base + urls.feature(family.node.id),
         }
-        for family in site.families
+        for family in families
     ]
     return _dump({"features": features, "families": families})
+
+
+def _standing(s: Standing | None) -> dict:
+    return {
+        "tier": s.tier.id if s and s.tier else None,
+        "tier_name": s.tier.name if s and s.tier else None,
+        "since": s.since if s else None,
+        "status": s.words if s else None,
+    }
+
+
+def _feature(f: Feature, standings: tuple, base: str) -> bytes:
+    """One feature for a wiki macro: its standing overall and per backend (`standings`: overall,
+    then one per backend of `f.backends`), and its tiers by release."""
+    overall, *per_backend = standings
+    data = {
+        "id": f.id,
+        "title": f.title,
+        "area": f.area,
+        "aliases": list(f.aliases),
+        "family": [node.id for node in f.family],
+        "parent": f.family[-1].id if f.family else None,
+        "first": f.first,
+        "url": base + urls.feature(f.id),
+        "badge": base + urls.badge(f.id),
+        "api": base + urls.api_feature(f.id),
+        "backends": {
+            b: _standing(s) | {"badge": base + urls.badge(f.id, b), "url": base + urls.backend(b)}
+            for b, s in zip(f.backends, per_backend, strict=True)
+        },
+        "lifecycle": [
+            {
+                "release": e.release,
+                "tier": e.tier,
+                "change": e.change,
+                "backends": list(e.backends),
+                "title": e.title,
+                "url": base + urls.at(urls.release(e.release), urls.entry_anchor(e.id)),
+            }
+            for e in f.entries
+        ],
+    } | _standing(overall)
+    return _dump(data)
 
 
 def _backend(view, base: str) -> bytes:

@@ -7,18 +7,17 @@ import ctypes
 import errno
 import logging
 import os
-import re
 import shutil
 import tempfile
-from dataclasses import dataclass, replace
 from pathlib import Path
 
-from . import browser, invariants, manifest, search
+from . import invariants, manifest, search
 from .enrich import enrich
 from .errors import ContentError
 from .load import load
-from .model import SYMBOL_INDEX, Site, symbol_part
-from .render import BENCHMARK, ROOT, TEMPLATES, render_all, write_changed
+from .model import Site
+from .pages import ROOT
+from .render import TEMPLATES, Rendered, render_site, write_changed
 
 CONFIG = ROOT / "mkdocs.yml"
 DEFAULT_DOCS = ROOT / "build" / "docs"
@@ -47,93 +46,52 @@ def site_url() -> str:
     return url if url.endswith("/") else url + "/"
 
 
-@dataclass
-class _Last:
-    """What the previous generate() of this process saw and wrote, for incremental regeneration."""
+class Preview:
+    """What the last generate() of a live preview rendered, owned by the server: the next
+    generate renders again only the pages whose view, or whose recorded reads of the model,
+    changed (render.render_site); everything is rendered again when the templates, the
+    content or docs folder, or the site URL differ."""
 
-    key: tuple  # content folder, docs folder, site URL
-    stamps: dict  # content-relative file -> (mtime_ns, size)
-    site: Site
-    shape: tuple  # releases (version, date, vocabulary, previous) and template/asset stamps
-    output: dict  # path under docs/ -> bytes
+    def __init__(self) -> None:
+        self.key: tuple | None = None
+        self.rendered: Rendered | None = None
+
+    def previous(self, key: tuple) -> Rendered | None:
+        """The last render, if it was made for the same key."""
+        return self.rendered if self.key == key else None
+
+    def remember(self, key: tuple, rendered: Rendered) -> None:
+        """Keep this render (made for `key`) for the next generate."""
+        self.key, self.rendered = key, rendered
 
 
-_LAST: _Last | None = None
-
-
-def _stamps(root: Path) -> dict[str, tuple[int, int]]:
-    out = {}
-    for path in root.rglob("*"):
+def _stamps(root: Path) -> tuple:
+    out = []
+    for path in sorted(root.rglob("*")):
         with contextlib.suppress(OSError):
             st = path.stat()
             if path.is_file():
-                out[path.relative_to(root).as_posix()] = (st.st_mtime_ns, st.st_size)
-    return out
+                out.append((path.relative_to(root).as_posix(), st.st_mtime_ns, st.st_size))
+    return tuple(out)
 
 
-_RELEASE_FILE = re.compile(r"(releases|changes)/\d+\.\d+\.yaml")
-
-
-def changed_parts(last: _Last | None, key: tuple, stamps: dict, shape: tuple, site: Site) -> frozenset | None:
-    """The parts of content (model.parts) that differ from the last generate, or None when every
-    page must be rendered: first run, another folder, or a registry, template, release version
-    or date changed."""
-    if last is None or last.key != key or last.shape != shape:
-        return None
-    files = frozenset(f for f in stamps.keys() | last.stamps.keys() if stamps.get(f) != last.stamps.get(f))
-    if any(not _RELEASE_FILE.fullmatch(f) for f in files):
-        return None
-    out = set()
-    for new, old in zip(site.releases, last.site.releases, strict=True):
-        if new.entries != old.entries:
-            out.add(f"entries:{new.version}")
-        if new.changes != old.changes:
-            out.add(f"changes:{new.version}")
-        if replace(new, entries=(), changes=()) != replace(old, entries=(), changes=()):
-            out.add(f"release:{new.version}")
-    if any(k.startswith("changes:") for k in out):  # a change may join or leave a feature's page
-        for fid in site.feature_changes.keys() | last.site.feature_changes.keys():
-            if _anchors(site.feature_changes.get(fid)) != _anchors(last.site.feature_changes.get(fid)):
-                out.add(f"feature:{fid}")
-    if any(k.startswith(("changes:", "entries:")) for k in out):  # a name may come, go or move page
-        new, old = site.symbol_pages, last.site.symbol_pages
-        out.update(symbol_part(page) for page in new.keys() | old.keys() if new.get(page) != old.get(page))
-        if _symbol_names(new) != _symbol_names(old):
-            out.add(SYMBOL_INDEX)
-    return frozenset(out)
-
-
-def _symbol_names(pages: dict) -> tuple:
-    """What the /symbols/ index shows: each page's names."""
-    return tuple((page, tuple(s.name for s in module.symbols)) for page, module in pages.items())
-
-
-def _anchors(items) -> tuple:
-    return tuple((release.version, view) for release, view in items or ())
-
-
-def generate(content_dir: Path, docs_dir: Path = DEFAULT_DOCS) -> tuple[Site, list[str]]:
+def generate(
+    content_dir: Path, docs_dir: Path = DEFAULT_DOCS, preview: Preview | None = None
+) -> tuple[Site, list[str]]:
     """Render every page into docs_dir; return the site and the paths rewritten.
 
-    In a long-running process (live preview), pages whose content files did not change since
-    the previous call keep their bytes: only pages that depend on an edited file are rendered.
+    With a `preview` (live preview keeps one across saves), pages that show nothing an edit
+    changed keep their bytes without being rendered.
     """
-    global _LAST
     content_dir = Path(content_dir)
-    stamps = _stamps(content_dir)
     site = site_model(content_dir)
     url = site_url()
-    key = (str(content_dir.resolve()), str(Path(docs_dir).resolve()), url)
-    shape = (
-        tuple((r.version, r.date, r.tier_vocabulary, r.previous) for r in site.releases),
-        tuple(sorted(_stamps(TEMPLATES).items())),
-        BENCHMARK.stat().st_mtime_ns if BENCHMARK.exists() else 0,
-    )
-    changed = changed_parts(_LAST, key, stamps, shape, site)
-    output = render_all(site, url, previous=_LAST.output if changed is not None else None, changed=changed)
-    output.update(browser.files())  # what the scripts read from Python (search paths, shards)
-    written = write_changed(output, docs_dir)
-    _LAST = _Last(key, stamps, site, shape, output)
+    key = (str(content_dir.resolve()), str(Path(docs_dir).resolve()), url, _stamps(TEMPLATES))
+    previous = preview.previous(key) if preview is not None else None
+    rendered = render_site(site, url, previous=previous, record=preview is not None)
+    written = write_changed(rendered.files, docs_dir)
+    if preview is not None:
+        preview.remember(key, rendered)
     return site, written
 
 
@@ -174,7 +132,7 @@ def mkdocs_build(site: Site, docs_dir: Path, site_dir: Path) -> None:
         if counter.messages:
             raise MkDocsFailed("\n".join(counter.messages))
         try:
-            search.write(site, docs_dir, tmp)
+            search.write(site, tmp)
         except Exception as exc:  # Pagefind could not start or write: one line, the old site kept
             raise MkDocsFailed(f"search index not written: {type(exc).__name__}: {exc}") from None
         swap(tmp, site_dir)

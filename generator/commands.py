@@ -62,12 +62,13 @@ def serve(args) -> int:
     site_dir = Path(tempfile.mkdtemp(prefix="atlas-serve-"))
     first = True
     indexer = search.Indexer()
+    preview = pipeline.Preview()  # what the last rebuild rendered, so a save re-renders only what it changed
 
     def rebuild() -> None:
         nonlocal first
         started = time.perf_counter()
         try:
-            site, written = pipeline.generate(args.content, docs)
+            site, written = pipeline.generate(args.content, docs, preview)
         except ContentError as exc:  # keep serving the last good site; say what is wrong
             print("\n".join(map(str, exc.problems)), file=sys.stderr)
             return
@@ -77,7 +78,7 @@ def serve(args) -> int:
             config.plugins.on_startup(command="serve", dirty=True)
         mkdocs_build(config, serve_url=serve_url, dirty=not first)
         first = False
-        indexer.request(site, docs, site_dir)
+        indexer.request(site, site_dir)
         print(f"rebuilt in {time.perf_counter() - started:.2f}s ({len(written)} pages regenerated)", file=sys.stderr)
 
     # MkDocs' own `serve` polls every 0.5 s and watches only the generated pages; this server

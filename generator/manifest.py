@@ -21,7 +21,7 @@ from pathlib import Path
 from . import urls
 from .errors import ContentError, Problem
 from .model import Site
-from .render import pages
+from .pages import pages
 from .writer import write_atomic
 
 DEFAULT = Path(__file__).resolve().parent / "published_urls.txt"
@@ -34,6 +34,7 @@ MAX_LINES = 50
 """Past this many vanished URLs the guard says one summary line instead of one line each."""
 KIND_NAMES = {
     "page": "pages",
+    "file": "badges and feature files",
     "change": "change anchors",
     "pr": "PR anchors",
     "symbol": "symbol anchors",
@@ -59,6 +60,18 @@ def published(site: Site) -> set[str]:
     for module in site.symbol_pages.values():
         page = urls.symbol_page(module.name)
         out.update(urls.at(page, urls.symbol_anchor(s.name)) for s in module.symbols)
+    return out | published_files(site)
+
+
+def published_files(site: Site) -> set[str]:
+    """Files wikis embed or fetch, promised like pages: each feature's badges (overall and per
+    backend) and its JSON, under its id and under each former id (generator.badges, generator.api)."""
+    out = set()
+    for f in site.features:
+        for fid in (f.id, *f.aliases):
+            out.add(urls.badge(fid))
+            out.update(urls.badge(fid, b) for b in f.backends)
+            out.add(urls.api_feature(fid))
     return out
 
 
@@ -91,6 +104,11 @@ def how_to_keep(url: str, listed: dict[str, str] | None = None) -> str:
     kind, page, anchor = urls.promise(url)
     if kind == "page":
         return f"published URL /{url} would disappear: keep it, or give the feature an alias so it redirects"
+    if kind == "file":
+        return (
+            f"published file /{url} would disappear: keep the feature (and backend), or list its old id "
+            f"in the catalogue's `aliases:`, which writes its badges and JSON under both ids"
+        )
     head = f"published anchor /{url} would disappear"
     if kind == "change":
         version = urls.version_of(page)

@@ -52,8 +52,8 @@ CHANGE_KINDS = {
     "no-action": "No action needed",
 }
 """What an upgrade meets (the changes schema's `kind`; the one table its enum, the pages' labels and
-the upgrade guide's labels in atlas.js follow). `no-action` marks a noted change outside the breaking
-and deprecation sections that asks nothing of a reader: release pages show it, the guide leaves it out."""
+the upgrade guide's labels follow: the guide reads them from its form's data-kinds). `no-action`
+marks a noted change outside the breaking and deprecation sections that asks nothing of a reader: release pages show it, the guide leaves it out."""
 QUIET_KINDS = frozenset({"no-action"})
 """Kinds that keep a change out of the upgrade guide, and so out of the sections that ask for action."""
 ACTION_SECTIONS = frozenset({"bc-breaking", "deprecations"})
@@ -63,28 +63,6 @@ ACTION_SECTIONS = frozenset({"bc-breaking", "deprecations"})
 def version_key(version: str) -> tuple[int, ...]:
     """'2.10' -> (2, 10), so that 2.10 sorts after 2.9."""
     return tuple(int(p) for p in version.split("."))
-
-
-ALL = frozenset({"*"})
-"""The inputs of a page that shows everything: any edit re-renders it."""
-
-
-def parts(versions, *, release: bool = False, entries: bool = False, changes: bool = False) -> frozenset:
-    """Names of the parts of content a page shows, per release: `release:X` (its own fields:
-    summary, counts, links, compatibility, patches), `entries:X` (its feature entries) and
-    `changes:X` (its change list). Live preview re-renders a page only when a part it shows
-    changed (generator.build.changed_parts)."""
-    kinds = [k for k, on in (("release", release), ("entries", entries), ("changes", changes)) if on]
-    return frozenset(f"{k}:{v}" for v in versions for k in kinds)
-
-
-SYMBOL_INDEX = "symbols"
-"""The part of content the /symbols/ index shows: which names each module page lists."""
-
-
-def symbol_part(page: str) -> str:
-    """The part of content one module page of /symbols/ shows: its names and what names them."""
-    return f"symbols:{page}"
 
 
 # ---------------------------------------------------------------- registries (raw)

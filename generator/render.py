@@ -2,37 +2,28 @@
 
 Pages are written only when their bytes change (so `mkdocs serve` does not rebuild in loops
 and unchanged pages keep their mtime), and files in the folder that no page produces any
-more are removed.
+more are removed. In live preview (`record`, `previous`), a page whose reads of the model
+(generator.reads) are unchanged since the last render keeps its bytes without being rendered.
 """
 
 from __future__ import annotations
 
 import functools
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import jinja2
 from markupsafe import Markup
 
-from . import textfilters, urls
-from .enrich import BREAKING_GROUPS, CHANGE_LABELS, home, release_date_text
-from .model import ALL, CHANGE_KINDS, SECTION_TITLES, SYMBOL_INDEX, UPGRADE_GROUPS, Site, parts, symbol_part
+from . import browser, card, describe, rawhtml, textfilters, urls
+from .enrich import BREAKING_GROUPS, CHANGE_LABELS, release_date_text
+from .model import CHANGE_KINDS, SECTION_TITLES, UPGRADE_GROUPS, Site
+from .pages import ROOT, pages
+from .reads import Compare, Reads
 
-ROOT = Path(__file__).resolve().parent.parent
 TEMPLATES = ROOT / "templates"
 ASSETS = TEMPLATES / "assets"
-
-
-@dataclass(frozen=True)
-class Page:
-    """A generated page: its URL (from generator.urls) and the template that renders it."""
-
-    url: str  # e.g. "releases/2.12/"; its source under docs/ is urls.source(url)
-    template: str
-    context: dict
-    source: str  # content file(s) it came from, named in a comment at the top
-    inputs: frozenset = ALL  # the parts of content it shows ("*": all); see `parts`
 
 
 @functools.cache
@@ -57,6 +48,7 @@ def environment() -> jinja2.Environment:
         headline=textfilters.headline,
         html_id=textfilters.html_id,
         blocks=textfilters.blocks,
+        html_block=lambda html: Markup(rawhtml.wrap(html)),
         url=textfilters.url,
         num=lambda n: f"{n:,}",
         frontmatter=textfilters.frontmatter,
@@ -79,115 +71,8 @@ def environment() -> jinja2.Environment:
     return env
 
 
-def pages(site: Site) -> list[Page]:
-    """Every page of the site, with its template, context (each page gets its own view) and the
-    parts of content it shows."""
-    every = site.versions
-    out = [
-        Page(
-            urls.HOME,
-            "home.md.j2",
-            {"view": site.release_views[site.latest.version], "home": home(site)},
-            "releases/*.yaml, changes/*.yaml",
-        ),
-        Page(urls.RELEASES, "releases.md.j2", {}, "releases/*.yaml", parts(every, release=True, entries=True)),
-        Page(urls.FEATURES, "features.md.j2", {}, "releases/*.yaml", parts(every, entries=True)),
-        Page(urls.BACKENDS, "backends.md.j2", {}, "backends.yaml", parts(every, entries=True, changes=True)),
-        Page(urls.TIERS, "tiers.md.j2", {}, "tiers.yaml", parts(every, entries=True)),
-        Page(urls.CONTRIBUTORS, "contributors.md.j2", {}, "releases/*.yaml", parts(every, release=True, entries=True)),
-        Page(urls.COMPATIBILITY, "compatibility.md.j2", {}, "releases/*.yaml", parts(every, release=True)),
-        Page(urls.TIMELINE, "timeline.md.j2", {}, "releases/*.yaml", parts(every, entries=True)),
-        Page(urls.COMPARE, "compare.md.j2", {}, "releases/*.yaml, changes/*.yaml"),
-        Page(
-            urls.UPGRADE,
-            "upgrade.md.j2",
-            {},
-            "releases/*.yaml, changes/*.yaml",
-            parts(every, release=True, changes=True),
-        ),
-        Page(
-            urls.UPGRADE_DEFAULTS,
-            "defaults.md.j2",
-            {},
-            "changes/*.yaml",
-            parts(every, release=True, changes=True),
-        ),
-        Page(
-            urls.DEPRECATIONS,
-            "deprecations.md.j2",
-            {},
-            "releases/*.yaml, changes/*.yaml",
-            parts(every, entries=True, changes=True),
-        ),
-        Page(urls.API_PAGE, "api.md.j2", {}, "releases/*.yaml"),
-        Page(urls.SPEED, "speed.md.j2", {"report": _benchmark()}, "../generator/benchmark.md (make bench)"),
-        Page(
-            urls.SEARCH, "search.md.j2", {}, "releases/*.yaml, changes/*.yaml", parts(every, release=True, changes=True)
-        ),
-    ]
-    out.append(Page(urls.SYMBOLS, "symbols.md.j2", {}, "releases/*.yaml, changes/*.yaml", frozenset({SYMBOL_INDEX})))
-    for module in site.symbol_pages.values():
-        out.append(
-            Page(
-                urls.symbol_page(module.name),
-                "symbol_module.md.j2",
-                {"module": module},
-                "releases/*.yaml, changes/*.yaml",
-                frozenset({symbol_part(module.name)}),
-            )
-        )
-    for release in site.releases:
-        source = release.source_file + (f", changes/{release.version}.yaml" if release.changes else "")
-        # Its entries name their features' titles and release counts, which other releases decide.
-        mentioned = {e.release for entry in release.entries for e in site.feature_by_id[entry.id].entries}
-        view = site.release_views[release.version]
-        out.append(
-            Page(
-                urls.release(release.version),
-                "release.md.j2",
-                {"release": release, "view": view},
-                source,
-                parts([release.version], release=True, changes=True) | parts(mentioned, entries=True),
-            )
-        )
-    for feature in site.features:
-        if feature.id in site.family_by_id:
-            continue  # its family page tells its story
-        inputs = parts([e.release for e in feature.entries], entries=True) | {f"feature:{feature.id}"}
-        if site.catalogue_by_id[feature.id].support:  # its removal follows the compatibility rows
-            inputs |= parts(every, release=True)
-        context = {"feature": feature, "changes": site.feature_changes.get(feature.id, ())}
-        source = "features/*.yaml, releases/*.yaml, changes/*.yaml"
-        out.append(Page(urls.feature(feature.id), "feature.md.j2", context, source, inputs))
-    for family in site.families:
-        inputs = parts(every, entries=True) | {f"feature:{fid}" for fid in family.ids}
-        source = f"{family.node.source_file}, releases/*.yaml, changes/*.yaml"
-        out.append(Page(urls.feature(family.node.id), "family.md.j2", {"family": family}, source, inputs))
-    for view in site.backend_views:
-        out.append(
-            Page(
-                urls.backend(view.backend.id),
-                "backend.md.j2",
-                {"view": view},
-                "backends.yaml, releases/*.yaml",
-                parts(every, entries=True, changes=True),
-            )
-        )
-        for release, views in view.changes_by_release:
-            out.append(
-                Page(
-                    urls.backend_changes(view.backend.id, release.version),
-                    "backend_changes.md.j2",
-                    {"view": view, "release": release, "views": views},
-                    f"backends.yaml, changes/{release.version}.yaml",
-                    parts([release.version], release=True, changes=True),
-                )
-            )
-    return out
-
-
 def coverage(site: Site) -> str:
-    """The releases whose change lists the site holds, in words: "2.5–2.14", or "none"."""
+    """The releases whose change lists the site holds, in words: "2.5–2.14", or "no release"."""
     have = site.change_lists
     if not have:
         return "no release"
@@ -200,71 +85,104 @@ def coverage(site: Site) -> str:
     return ", ".join(runs)
 
 
-BENCHMARK = ROOT / "generator" / "benchmark.md"
+@dataclass
+class Rendered:
+    """One render of the site: every file's bytes and, when recorded (live preview), what each
+    page and API file was built from: its title and description, its view (or inputs) and what
+    its rendering read of them and of the site (generator.reads), for the next render to reuse."""
+
+    site: Site
+    files: dict[str, bytes]
+    built_from: dict[str, tuple] = field(default_factory=dict)  # path -> (head, inputs, record)
+    fresh: list[str] = field(default_factory=list)  # pages and API files rendered, not kept
+
+    def kept(self, compare: Compare, path: str, head: tuple, inputs: tuple) -> tuple | None:
+        """The record of `path` if its previous bytes hold for these inputs, else None."""
+        if path not in self.built_from or path not in self.files:
+            return None
+        old_head, old_inputs, record = self.built_from[path]
+        if old_head == head and len(old_inputs) == len(inputs) and compare.same(record, old_inputs, inputs):
+            return record
+        return None
 
 
-def _benchmark() -> Markup:
-    """The published benchmark report (our own Markdown, written by `make bench`)."""
-    if BENCHMARK.exists():
-        return Markup(BENCHMARK.read_text(encoding="utf-8"))
-    return Markup("# How fast is it\n\nNo benchmark has been published yet: run `make bench`.\n")
+def render_all(site: Site, site_url: str = "http://127.0.0.1:8000/", env: jinja2.Environment | None = None) -> dict:
+    """Every page, API file and feed as bytes, keyed by its path under docs/."""
+    return render_site(site, site_url, env).files
 
 
-def render_all(
+def render_site(
     site: Site,
     site_url: str = "http://127.0.0.1:8000/",
     env: jinja2.Environment | None = None,
-    previous: dict[str, bytes] | None = None,
-    changed: frozenset | None = None,
-) -> dict[str, bytes]:
-    """Render every page, API file and feed to bytes, keyed by its path under docs/.
-
-    With `previous` (the last output) and `changed` (the content files edited since), a page or
-    file whose inputs are all unchanged keeps its previous bytes instead of being rendered again.
-    """
+    previous: Rendered | None = None,
+    record: bool = False,
+) -> Rendered:
+    """Render every page, API file and feed. With `record`, note what each page read, so that a
+    later render given this one as `previous` (same templates and site URL) keeps the bytes of
+    every page whose reads are unchanged instead of rendering it again."""
     from .api import render_api
+    from .badges import render_badges
     from .feeds import render_feeds
 
     env = env or environment()
     base = site_url if site_url.endswith("/") else site_url + "/"
-    rendered = {}
+    out = Rendered(site, {})
+    compare = Compare()
+    records: dict[tuple, tuple] = {}  # equal records share one object, so comparisons are shared too
     versions = frozenset(site.versions)
-
-    def reusable(path: str, inputs: frozenset) -> bool:
-        return (
-            previous is not None
-            and changed is not None
-            and path in previous
-            and "*" not in inputs
-            and not inputs & changed
-        )
 
     for page in pages(site):
         path = urls.source(page.url)
-        if reusable(path, page.inputs):
-            rendered[path] = previous[path]
+        names = tuple(sorted(page.context))
+        meta = describe.page_meta(site, page, base)  # computed from the model: part of the head, compared whole
+        head = (page.template, page.title, page.description, names, meta)
+        inputs = (site, *(page.context[k] for k in names))
+        if previous is not None and (kept := previous.kept(compare, path, head, inputs)) is not None:
+            out.files[path] = previous.files[path]
+            out.built_from[path] = (head, inputs, kept)
             continue
-        template = env.get_template(page.template)
+        reads = Reads() if record or previous is not None else None
+        given = [reads.wrap(v) for v in inputs] if reads else list(inputs)
         helpers = {
             "link": lambda target, _u=page.url: Markup(urls.md_link(_u, target)),
             "href": lambda target, _u=page.url: Markup(urls.relative(_u, target)),
             "versions": versions,
         }
-        body = template.render(site=site, page=page, **helpers, **page.context)
+        body = env.get_template(page.template).render(
+            site=given[0], page=page, meta=meta, **helpers, **dict(zip(names, given[1:], strict=True))
+        )
         header = f"<!-- Generated by `python -m generator build` from content/{page.source}; edit the YAML, not this file. -->\n"
         if body.startswith("---\n"):  # the comment goes below the front matter, which must come first
-            end = body.index("\n---\n", 4) + 5
-            body = body[:end] + header + body[end:]
+            end = body.index("\n---\n", 4) + 1
+            body = body[:end] + describe.head_fields(meta) + body[end : end + 4] + header + body[end + 4 :]
         else:
             body = header + body
-        rendered[path] = body.encode("utf-8")
+        out.files[path] = body.encode("utf-8")
+        out.fresh.append(path)
+        if reads:
+            reads.fields.setdefault(type(site), set()).add("versions")  # the `versions` helper
+            frozen = reads.frozen()
+            out.built_from[path] = (head, inputs, records.setdefault(frozen, frozen))
     for path, (inputs, make) in render_api(site, base).items():
-        rendered[path] = previous[path] if reusable(path, inputs) else make()
-    rendered.update(render_feeds(site, base))
+        if previous is not None and (kept := previous.kept(compare, path, (), inputs)) is not None:
+            out.files[path] = previous.files[path]
+            out.built_from[path] = ((), inputs, kept)
+            continue
+        reads = Reads() if record or previous is not None else None
+        out.files[path] = make(*(reads.wrap(v) for v in inputs)) if reads else make(*inputs)
+        out.fresh.append(path)
+        if reads:
+            frozen = reads.frozen()
+            out.built_from[path] = ((), inputs, records.setdefault(frozen, frozen))
+    out.files.update(render_feeds(site, base))
+    out.files.update(render_badges(site))
+    out.files.update(browser.files())  # what the scripts read from Python (search paths, shards)
+    out.files[urls.CARD] = card.png()
     for asset in sorted(ASSETS.rglob("*")):
         if asset.is_file():
-            rendered[f"assets/{asset.relative_to(ASSETS).as_posix()}"] = asset.read_bytes()
-    return rendered
+            out.files[f"assets/{asset.relative_to(ASSETS).as_posix()}"] = asset.read_bytes()
+    return out
 
 
 def write_changed(files: dict[str, bytes], docs_dir: Path) -> list[str]:

@@ -33,10 +33,9 @@ import time
 from collections.abc import Iterable
 from pathlib import Path
 
-import yaml
-
 from . import urls
 from .model import SECTION_TITLES, SECTIONS, Site
+from .pages import pages
 
 NAMES = "search-names"
 BUNDLE = "pagefind"
@@ -246,25 +245,10 @@ def _short(line: str, limit: int = 140) -> str:
     return line if len(line) <= limit else line[: limit - 1].rsplit(" ", 1)[0] + " …"
 
 
-def page_meta(site: Site, docs: Path) -> dict[str, tuple[str, str]]:
-    """Every page's URL -> its title and description, read once from the generated Markdown in
-    docs: the words the page says about itself, which names and records both show."""
-    from .render import pages
-
-    return {page.url: _front(docs / urls.source(page.url), page.url) for page in pages(site)}
-
-
-def _front(path: Path, url: str) -> tuple[str, str]:
-    """A generated page's title and description, from its front matter (else its first heading)."""
-    text = path.read_text(encoding="utf-8")
-    meta = {}
-    if text.startswith("---\n"):
-        meta = yaml.safe_load(text[4 : text.index("\n---\n", 4)]) or {}
-    title = meta.get("title")
-    if not title:
-        heading = re.search(r"^# (.+)$", text, flags=re.MULTILINE)
-        title = heading[1] if heading else url
-    return str(title), str(meta.get("description", ""))
+def page_meta(site: Site) -> dict[str, tuple[str, str]]:
+    """Every page's URL -> its title and description, from the page list (generator.pages): the
+    words the page says about itself, which names and records both show."""
+    return {p.url: (" ".join(p.title.split()), " ".join(p.description.split())) for p in pages(site)}
 
 
 def records(site: Site, pages: dict[str, tuple[str, str]]) -> list[tuple[str, str]]:
@@ -320,13 +304,13 @@ def _html(url: str, title: str, body: str, filters: dict[str, list[str]]) -> str
     )
 
 
-def write(site: Site, docs: Path, site_dir: Path, *, background: bool = False) -> None:
+def write(site: Site, site_dir: Path, *, background: bool = False) -> None:
     """Write search-names/ and pagefind/ into a built site folder (replacing earlier ones), for
-    the pages generated into docs."""
+    the pages of `site` (generator.pages)."""
     site_dir = Path(site_dir)
     with tempfile.TemporaryDirectory(prefix=".search-", dir=site_dir) as tmp:
         staging = Path(tmp)
-        pages = page_meta(site, docs)
+        pages = page_meta(site)
         table = names(site, pages)
         shards: dict[str, dict] = {f"{n:03x}": {} for n in range(SHARDS)}
         for key in sorted(table):
@@ -411,9 +395,9 @@ class Indexer:
         self._asked = 0.0
         threading.Thread(target=self._run, name="search index", daemon=True).start()
 
-    def request(self, site: Site, docs: Path, site_dir: Path) -> None:
+    def request(self, site: Site, site_dir: Path) -> None:
         with self._lock:
-            self._want, self._asked = (site, docs, site_dir), time.monotonic()
+            self._want, self._asked = (site, site_dir), time.monotonic()
             self._wake.set()
 
     def _run(self) -> None:

@@ -37,6 +37,8 @@ SEARCH = "search/"  # all the hits of a query: /search/?q=…
 
 API = "api/v1/"
 FEED = "feed.xml"
+BADGES = "badges/"
+CARD = "assets/card.png"  # the site's link-preview image (og:image)
 PR = "https://github.com/pytorch/pytorch/pull/{}"
 ISSUE = "https://github.com/pytorch/pytorch/issues/{}"
 
@@ -101,6 +103,16 @@ def api_features() -> str:
 
 def api_backend(backend_id: str) -> str:
     return f"{API}backends/{backend_id}.json"
+
+
+def api_feature(feature_id: str) -> str:
+    """One feature's tiers by release and backend, for a wiki macro that needs only that feature."""
+    return f"{API}features/{feature_id}.json"
+
+
+def badge(feature_id: str, backend_id: str | None = None) -> str:
+    """A feature's status badge (SVG), or its badge on one backend."""
+    return f"{BADGES}{feature_id}/{backend_id}.svg" if backend_id else f"{BADGES}{feature_id}.svg"
 
 
 def api_schema() -> str:
@@ -207,9 +219,11 @@ _PR_ANCHOR = re.compile(r"pr-([0-9]+)")
 
 def promise(url: str) -> tuple[str, str, str]:
     """What a published URL is, read back from its spelling (the inverse of the functions
-    above): (kind, page, anchor) with kind one of "page", "change", "pr", "symbol", "section",
-    "entry". The URL guard says how to keep each kind."""
+    above): (kind, page, anchor) with kind one of "page", "file", "change", "pr", "symbol",
+    "section", "entry". The URL guard says how to keep each kind."""
     page, _, anchor = url.partition("#")
+    if not anchor and page.startswith((BADGES, API)):
+        return "file", page, ""  # a badge or a feature's JSON
     if not anchor:
         return "page", page, ""
     if page.startswith(SYMBOLS):

@@ -81,12 +81,18 @@ def main(argv: list[str] | None = None) -> int:
     _, seconds = _timed("mkdocs", args.profile, pipeline.mkdocs_build, site, args.docs, args.site)
     _emit(stage="mkdocs", seconds=seconds)
 
+    # Live preview's state: a render that recorded what each page read (as `serve`'s first
+    # rebuild does; not timed, `build` does not record).
+    preview = pipeline.Preview()
+    pipeline.generate(args.content, args.docs, preview)
     release_file = args.content / args.edit
     original = release_file.read_text(encoding="utf-8")
     before = _snapshot(args.docs)
     release_file.write_text(edit_summary(original), encoding="utf-8")
     try:
-        (_, written), seconds = _timed("regenerate-edit", args.profile, pipeline.generate, args.content, args.docs)
+        (_, written), seconds = _timed(
+            "regenerate-edit", args.profile, pipeline.generate, args.content, args.docs, preview
+        )
     finally:
         release_file.write_text(original, encoding="utf-8")
     after = _snapshot(args.docs)

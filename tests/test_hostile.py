@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from generator.textfilters import blocks, rich
+from generator.textfilters import _blocks, _text, rich
 from generator.yamlsrc import MAX_BYTES, MAX_DEPTH
 from tests.conftest import ROOT, run_cli
 
@@ -326,17 +326,20 @@ runpy.run_module("generator", run_name="__main__", alter_sys=True)
 """
 
 
-def run_limited(*args: str, memory: int = 1 << 30, cpu: int = 10) -> tuple[subprocess.CompletedProcess, float]:
-    """The CLI under an address-space and CPU-time limit; returns the run and its wall time."""
-    started = time.perf_counter()
-    proc = subprocess.run(
+def run_limited(*args: str, memory: int = 1 << 30, cpu: int = 10) -> subprocess.CompletedProcess:
+    """The CLI under an address-space and CPU-time limit; returns the run.
+
+    The limits are the bound: a run that expands a document past `memory` bytes or works past
+    `cpu` seconds of processor time (about ten times what a refusal costs) is killed, so it
+    fails `cli_problems` (exit code 1, no traceback). No wall-clock time is asserted.
+    """
+    return subprocess.run(
         [sys.executable, "-c", LIMITED.format(memory=memory, cpu=cpu), *args],
         cwd=ROOT,
         capture_output=True,
         text=True,
         timeout=60,
     )
-    return proc, time.perf_counter() - started
 
 
 def billion_laughs(levels: int = 10) -> str:
@@ -349,11 +352,10 @@ def billion_laughs(levels: int = 10) -> str:
 
 def test_billion_laughs_is_refused_at_the_first_alias_in_bounded_time_and_memory(content_copy):
     write(billion_laughs())(content_copy)
-    proc, seconds = run_limited("check", "--content", str(content_copy), memory=512 << 20)
+    proc = run_limited("check", "--content", str(content_copy), memory=512 << 20)
     assert cli_problems(proc, content_copy) == [
         "releases/2.8.yaml:2:12: YAML anchors and aliases (*name) are not allowed in content"
     ]
-    assert seconds < 2, seconds
 
 
 def test_alias_inside_a_valid_release_is_refused_where_it_is_written(content_copy):
@@ -383,21 +385,19 @@ def test_alias_inside_a_valid_release_is_refused_where_it_is_written(content_cop
 def test_deep_nesting_is_refused_without_crashing(content_copy, body, position):
     """Composers recurse once per level: unchecked, 50,000 `[` crash the interpreter (SIGSEGV)."""
     write(body)(content_copy)
-    proc, seconds = run_limited("check", "--content", str(content_copy), memory=512 << 20)
+    proc = run_limited("check", "--content", str(content_copy), memory=512 << 20)
     assert cli_problems(proc, content_copy) == [
         f"releases/2.8.yaml:{position}: lists and mappings nested more than {MAX_DEPTH} levels deep"
     ]
-    assert seconds < 2, seconds
 
 
 def test_oversized_file_is_refused_unread(content_copy):
     path = content_copy / REL
     path.write_bytes(path.read_bytes() + b"#" * (MAX_BYTES + 1 - path.stat().st_size))
-    proc, seconds = run_limited("check", "--content", str(content_copy), memory=512 << 20)
+    proc = run_limited("check", "--content", str(content_copy), memory=512 << 20)
     assert cli_problems(proc, content_copy) == [
         f"releases/2.8.yaml:1:1: file is {MAX_BYTES + 1:,} bytes; the limit is {MAX_BYTES:,}"
     ]
-    assert seconds < 2, seconds
 
 
 def test_file_of_exactly_the_limit_is_read(content_copy):
@@ -417,10 +417,27 @@ def test_huge_value_in_an_error_is_shortened(content_copy):
     assert line.startswith("releases/2.8.yaml:21:12: features[1].title: ") and len(line) < 200
 
 
-@pytest.mark.parametrize("body", [" *a" * 6666, "*a " * 6666, "**a" * 6666, "`a" * 10000, "[a](https://x" * 1500])
-def test_long_text_full_of_markup_renders_in_bounded_time(body):
-    """A change text may be 20 KB; rendering it may not rescan the text from every `*`."""
-    started = time.perf_counter()
-    rich(body)
-    blocks(body + "\n\n" + body)
-    assert time.perf_counter() - started < 0.5
+def _render_cost(body: str) -> float:
+    """The best of three processor-time measurements of rendering `body` inline and as blocks,
+    with the memo caches emptied so each run does the whole work."""
+    best = float("inf")
+    for _ in range(3):
+        _text.cache_clear()
+        started = time.process_time()
+        rich(body)
+        _blocks(body + "\n\n" + body)
+        best = min(best, time.process_time() - started)
+    return best
+
+
+@pytest.mark.parametrize("unit", [" *a", "*a ", "**a", "`a", "[a](https://x"])
+def test_long_text_full_of_markup_renders_in_linear_work(unit):
+    """A change text may be 20 KB; rendering it may not rescan the text from every `*`.
+
+    No wall-clock bound: the cost of a 20 KB text is compared, in this run, with that of a
+    5 KB one. Linear work makes it about 4 times as long; rescanning from every mark (the
+    quadratic bug this guards) makes it 16 times.
+    """
+    reps = 20_000 // len(unit)
+    small, large = _render_cost(unit * (reps // 4)), _render_cost(unit * reps)
+    assert large < 8 * max(small, 1e-4), (small, large)

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import time
 from collections import Counter
 from pathlib import Path
 
@@ -340,14 +339,10 @@ def test_committed_changes_match_the_schema():
         assert data["release"] == path.stem
 
 
-def test_import_of_the_largest_notes_is_fast():
+def test_import_of_the_largest_notes_reads_every_section():
+    """The 2.10 notes (the largest) import whole; their import time is `make bench`'s business."""
     text = real_notes("2.10").read_text(encoding="utf-8")
-    timings = []
-    for _ in range(3):
-        started = time.perf_counter()
-        out = import_text(text, "release-notes-v2.10.0.md", "2.10")
-        timings.append(time.perf_counter() - started)
-    print(f"\nimport of release-notes-v2.10.0.md ({len(text):,} chars): best {min(timings) * 1000:.1f} ms of 3")
+    out = import_text(text, "release-notes-v2.10.0.md", "2.10")
     assert out.count("\n  - section: ") > 400
 
 

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import datetime
+import random
 import shutil
 from pathlib import Path
 
 import pytest
+import yaml
 
 from generator import build
 from generator.render import render_all
@@ -27,17 +30,21 @@ def _full(content: Path) -> dict[str, bytes]:
     return render_all(build.site_model(content), build.site_url())
 
 
-def _regenerate_after(tmp_path: Path, source: Path, path: str, old: str, new: str) -> tuple[Path, Path, list[str]]:
-    """Generate a copy of source, make one edit, generate again: (content, docs, paths rewritten)."""
+def _regenerate_after(
+    tmp_path: Path, source: Path, path: str, old: str, new: str
+) -> tuple[Path, Path, list[str], list[str]]:
+    """Generate a copy of source, make one edit, generate again: (content, docs, paths rewritten,
+    pages and API files rendered again)."""
     content, docs = tmp_path / "content", tmp_path / "docs"
     shutil.copytree(source, content)
-    build.generate(content, docs)
+    preview = build.Preview()
+    build.generate(content, docs, preview)
     target = content / path
     text = target.read_text(encoding="utf-8")
     assert old in text, f"{path} no longer holds {old!r}"
     target.write_text(text.replace(old, new, 1), encoding="utf-8")
-    _, written = build.generate(content, docs)
-    return content, docs, written
+    _, written = build.generate(content, docs, preview)
+    return content, docs, written, preview.rendered.fresh
 
 
 def _on_disk(docs: Path) -> dict[str, bytes]:
@@ -46,25 +53,141 @@ def _on_disk(docs: Path) -> dict[str, bytes]:
 
 @pytest.mark.parametrize("edit", EDITS, ids=[f"{e[0]}:{e[1][:20]}" for e in EDITS])
 def test_incremental_regeneration_equals_a_full_render(tmp_path, edit):
-    content, docs, written = _regenerate_after(tmp_path, FIXTURE, *edit)
+    content, docs, written, fresh = _regenerate_after(tmp_path, FIXTURE, *edit)
     assert written, "the edit changed nothing"
     assert _on_disk(docs) == _full(content)
 
 
 def test_an_edit_to_a_release_summary_renders_only_the_pages_that_show_it(tmp_path):
-    content, docs, written = _regenerate_after(
+    content, docs, written, fresh = _regenerate_after(
         tmp_path, ROOT / "content", "releases/2.14.yaml", "summary: >-\n  ", "summary: >-\n  Edited. "
     )
     # The newest release's summary is also on the home page; an older one's is not.
     assert set(written) == {"index.md", "releases/2.14/index.md", "api/v1/releases/2.14.json", "feed.xml"}
+    assert set(fresh) == {"index.md", "releases/2.14/index.md", "api/v1/releases/2.14.json"}  # feeds are always made
     assert _on_disk(docs) == _full(content)
 
 
 def test_an_edit_naming_a_symbol_renders_its_module_page_and_not_the_others(tmp_path):
     old = "## Raise appropriate errors in `torch.cat` (#158249)"
     new = "## Raise appropriate errors in `torch.cat` and `torch.stack` (#158249)"
-    content, docs, written = _regenerate_after(tmp_path, ROOT / "content", "changes/2.9.yaml", old, new)
+    content, docs, written, fresh = _regenerate_after(tmp_path, ROOT / "content", "changes/2.9.yaml", old, new)
     symbol_pages = {p for p in written if p.startswith("symbols/")}
     assert symbol_pages == {"symbols/torch/index.md"}  # torch.stack was named before: the index stays
     assert "releases/2.9/index.md" in written and "releases/2.8/index.md" not in written
     assert _on_disk(docs) == _full(content)
+
+
+def test_a_pr_added_to_a_newer_entry_re_renders_the_older_release_whose_change_cites_it(tmp_path):
+    """2.9's change "Min supported Python version is now 3.10 (#162310)" is tied to a feature once
+    a 2.10 entry of that feature cites #162310: the 2.9 page shows the tie, though only 2.10's
+    file changed."""
+    old = "    source: https://pytorch.org/blog/pytorch-2-10-release-blog/\n    highlight: true\n"
+    new = "    prs: [162310]\n" + old
+    content, docs, written, fresh = _regenerate_after(tmp_path, ROOT / "content", "releases/2.10.yaml", old, new)
+    assert "releases/2.9/index.md" in written
+    assert "releases/2.8/index.md" not in fresh
+    assert _on_disk(docs) == _full(content)
+
+
+# --- Random edits: whatever is edited, live preview writes what a full render writes -------------
+
+
+def _rewrite(path: Path, change) -> None:
+    """Load a content file, let `change` edit its data, write it back under its schema line."""
+    text = path.read_text(encoding="utf-8")
+    header = text.split("\n", 1)[0]
+    data = yaml.safe_load(text)
+    change(data)
+    body = yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=10_000)
+    path.write_text(header + "\n" + body, encoding="utf-8")
+
+
+def _edit_entry(rng: random.Random, content: Path, step: int) -> str:
+    path = rng.choice(sorted((content / "releases").glob("*.yaml")))
+    cited = sorted(
+        {
+            pr
+            for f in (content / "changes").glob("*.yaml")
+            for c in yaml.safe_load(f.read_text())["changes"]
+            for pr in c["prs"]
+        }
+    )
+    what = rng.choice(["summary", "title", "pr", "highlight", "contributor"])
+
+    def change(data):
+        entry = rng.choice(data["features"])
+        if what == "summary":
+            entry["summary"] += f" Edit {step}."
+        elif what == "title":
+            entry["title"] += f" {step}"
+        elif what == "pr":  # often a PR a change of another release cites: that change joins the feature
+            prs = entry.get("prs", [])
+            entry["prs"] = sorted(set(([prs] if isinstance(prs, int) else prs) + [rng.choice(cited + [900 + step])]))
+        elif what == "highlight":
+            entry["highlight"] = not entry.get("highlight", False)
+        else:
+            entry["contributors"] = [*entry.get("contributors", []), f"Person {step}"]
+
+    _rewrite(path, change)
+    return f"{path.name}: entry {what}"
+
+
+def _edit_change(rng: random.Random, content: Path, step: int) -> str:
+    path = rng.choice(sorted((content / "changes").glob("*.yaml")))
+    what = rng.choice(["text", "pr", "note", "area"])
+
+    def change(data):
+        item = rng.choice(data["changes"])
+        if what == "text":  # its record line: its anchor, symbol names and search words move with it
+            item["text"] = item["text"].replace(" (#", f" `torch.edit{step}` (#", 1)
+        elif what == "pr":
+            item["prs"] = sorted({*item["prs"], rng.choice([101, 102, 201, 950 + step])})
+        elif what == "note":
+            item["note"] = f"Edited note {step}."
+        else:
+            item["area"] = rng.choice(["CUDA", "Distributed › c10d", "MPS", f"Area {step}"])
+
+    _rewrite(path, change)
+    return f"{path.name}: change {what}"
+
+
+def _edit_catalogue(rng: random.Random, content: Path, step: int) -> str:
+    path = content / "features" / "fixture.yaml"
+    what = rng.choice(["name", "about"])
+
+    def change(data):
+        feature = rng.choice(data["features"])
+        feature[what] = f"{feature[what]} {step}" if what == "name" else f"Edited about {step}."
+
+    _rewrite(path, change)
+    return f"catalogue {what}"
+
+
+def _edit_date(rng: random.Random, content: Path, step: int) -> str:
+    """The first release a day earlier, or the last a day later: the order stays."""
+    first = rng.random() < 0.5
+    path = sorted((content / "releases").glob("*.yaml"))[0 if first else -1]
+
+    def change(data):
+        data["date"] += datetime.timedelta(days=-1 if first else 1)
+
+    _rewrite(path, change)
+    return f"{path.name}: date"
+
+
+def test_random_edits_regenerate_exactly_what_a_full_render_writes(tmp_path):
+    rng = random.Random(21)
+    content, docs = tmp_path / "content", tmp_path / "docs"
+    shutil.copytree(FIXTURE, content)
+    preview = build.Preview()
+    build.generate(content, docs, preview)
+    edits = [_edit_entry, _edit_change, _edit_catalogue, _edit_date]
+    done, fresh = [], []
+    for step in range(40):
+        done.append(rng.choice(edits)(rng, content, step))
+        build.generate(content, docs, preview)
+        assert _on_disk(docs) == _full(content), done
+        fresh.append(len(preview.rendered.fresh))
+    assert min(fresh) < len(preview.rendered.built_from), fresh  # it did keep pages: the test tests something
+    assert {d.split(": ")[-1].split()[0] for d in done} >= {"entry", "change", "catalogue", "date"}

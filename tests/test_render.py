@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from generator import render, urls
+from generator import pages, render, urls
 from generator.build import site_model
 from generator.render import render_all, write_changed
 from tests.conftest import FIXTURE
@@ -39,13 +39,13 @@ PAGES = [
 @pytest.fixture(scope="module")
 def rendered():
     with pytest.MonkeyPatch.context() as mp:  # the published benchmark changes with every `make bench`
-        mp.setattr(render, "BENCHMARK", FIXTURE.parent / "benchmark.md")
+        mp.setattr(pages, "BENCHMARK", FIXTURE.parent / "benchmark.md")
         return render_all(site_model(FIXTURE))
 
 
 def test_golden_pages_cover_every_page_kind(rendered):
-    kinds = {p.template for p in render.pages(site_model(FIXTURE))}
-    covered = {p.template for p in render.pages(site_model(FIXTURE)) if urls.source(p.url) in PAGES}
+    kinds = {p.template for p in pages.pages(site_model(FIXTURE))}
+    covered = {p.template for p in pages.pages(site_model(FIXTURE)) if urls.source(p.url) in PAGES}
     assert covered == kinds
 
 

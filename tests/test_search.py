@@ -36,7 +36,7 @@ def fixture_index(tmp_path_factory) -> tuple:
     out = tmp_path_factory.mktemp("search")
     site, _ = generate(FIXTURE, out / "docs")
     (out / "site").mkdir()
-    search.write(site, out / "docs", out / "site")
+    search.write(site, out / "site")
     return site, out
 
 
@@ -73,11 +73,7 @@ def test_the_full_text_index_is_written_whole(fixture_index):
     bundle = out / "site" / search.BUNDLE
     entry = json.loads((bundle / "pagefind-entry.json").read_text(encoding="utf-8"))
     changes = sum(len(r.changes) for r in site.releases)
-    assert (
-        entry["languages"]["en"]["page_count"]
-        == len(search.records(site, search.page_meta(site, out / "docs")))
-        > changes
-    )
+    assert entry["languages"]["en"]["page_count"] == len(search.records(site, search.page_meta(site))) > changes
     assert (bundle / f"pagefind.{entry['languages']['en']['hash']}.pf_meta").exists()
     assert not [name for name in search.UNUSED if (bundle / name).exists()]
 
@@ -100,7 +96,7 @@ def test_text_from_content_reaches_the_index_as_text(tmp_path: Path):
     content = hostile_content(tmp_path / "content")
     site, _ = generate(content, tmp_path / "docs")
     seen = _Tags()
-    for _, page in search.records(site, search.page_meta(site, tmp_path / "docs")):
+    for _, page in search.records(site, search.page_meta(site)):
         seen.feed(page)
     assert seen.tags <= {"html", "head", "title", "body", "div", "span", "main", "h1", "p"}
     words = " ".join(seen.text)
@@ -133,7 +129,7 @@ def test_a_dotted_tail_of_a_symbol_finds_it():
     several names end so (`scaled_dot_product_attention` is in torch and in
     torch.nn.functional), and a longer tail picks one."""
     from generator.build import site_model
-    from generator.render import pages
+    from generator.pages import pages
 
     site = site_model(ROOT / "content")
     table = search.names(site, {page.url: (page.url, "") for page in pages(site)})

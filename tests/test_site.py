@@ -7,7 +7,7 @@ from pathlib import Path
 
 import yaml
 
-from generator import render
+from generator import pages
 from generator.build import site_model
 from tests.browser import PAGE_KINDS
 from tests.conftest import LATEST, ROOT
@@ -310,7 +310,7 @@ def test_changes_naming_a_features_api_show_on_its_page():
 
 
 def test_browser_tests_visit_one_page_of_every_kind():
-    kinds = {page.template for page in render.pages(site_model(CONTENT))}
+    kinds = {page.template for page in pages.pages(site_model(CONTENT))}
     assert set(PAGE_KINDS) == kinds
 
 

@@ -1,0 +1,215 @@
+"""What a link to a page says about it: each page's description, a feature's standing, the head fields.
+
+Pasted into a wiki or a chat, a link unfurls with the page's `description` and Open Graph
+fields; this module computes them from the enriched model, once per page, so no template
+composes a sentence. A feature's *standing* (its tier now and the release it reached it) is
+what its description, its badges and its JSON say, so it is computed here once for all three.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+from markupsafe import Markup
+
+from . import cite, urls
+from .enrich import release_date_text, tier_at
+from .model import Entry, Feature, Site, Tier
+
+SITE_NAME = "PyTorch Release Atlas"  # keep equal to site_name in mkdocs.yml
+
+
+@dataclass(frozen=True)
+class Standing:
+    """Where a feature (or a feature on one backend) stands in the latest release."""
+
+    tier: Tier | None  # its tier as the latest release's vocabulary names it; None when no entry states one
+    since: str  # the release it reached that tier (its first release when no tier is stated)
+    first: str  # its first release
+    last: str  # the latest release it spans: the newest release, or the one that removed it
+    releases: int  # releases announcing it
+
+    @property
+    def words(self) -> str:
+        """'API-Unstable since 2.5', 'Removed in 2.9', 'No tier stated since 2.3'."""
+        if self.tier is None:
+            return f"No tier stated since {self.since}"
+        if self.tier.id == "removed":
+            return f"Removed in {self.since}"
+        return f"{self.tier.name} since {self.since}"
+
+
+def standing(site: Site, entries: tuple[Entry, ...]) -> Standing | None:
+    """A feature's standing from its entries (oldest first); None without entries.
+
+    The tier is read in the latest release's vocabulary (Beta carried into 2.8 reads
+    API-Unstable), and `since` goes back over every stated tier that reads the same in it.
+    """
+    if not entries:
+        return None
+    latest = site.latest
+    stated = [e for e in entries if e.tier]
+    removed = next((e for e in entries if e.tier == "removed" or e.change == "removed"), None)
+    last = removed.release if removed else latest.version
+    releases = len({e.release for e in entries})
+    if not stated:
+        return Standing(None, entries[0].release, entries[0].release, last, releases)
+    now = tier_at(site.tier_by_id[stated[-1].tier], latest, site.tier_by_id)
+    since = stated[-1].release
+    for e in reversed(stated):
+        if tier_at(site.tier_by_id[e.tier], latest, site.tier_by_id) != now:
+            break
+        since = e.release
+    return Standing(now, since, entries[0].release, last, releases)
+
+
+def feature_standing(site: Site, feature: Feature, backend_id: str | None = None) -> Standing | None:
+    """A feature's standing, or its standing on one backend (its entries naming that backend)."""
+    if backend_id is None:
+        return standing(site, feature.entries)
+    return standing(site, tuple(e for e in feature.entries if backend_id in e.backends))
+
+
+def _spans(site: Site, first: str, last: str) -> int:
+    """How many releases lie from first to last, both included."""
+    return site.versions.index(last) - site.versions.index(first) + 1
+
+
+def _names(site: Site, backend_ids) -> str:
+    names = [site.backend_by_id[b].name for b in backend_ids]
+    return ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else "".join(names)
+
+
+def _plural(n: int, word: str, many: str = "") -> str:
+    return f"{n:,} {word if n == 1 else many or word + 's'}"
+
+
+def feature_description(site: Site, feature: Feature) -> str:
+    """'FlexAttention: API-Unstable since 2.5, on CUDA and CPU; in 4 releases from 2.5 to 2.12 (8 releases).'"""
+    s = feature_standing(site, feature)
+    on = f", on {_names(site, feature.backends)}" if feature.backends else ""
+    family = f" Part of {feature.family[-1].name}." if feature.family else ""
+    span = _spans(site, s.first, s.last)
+    return (
+        f"{feature.title}: {s.words}{on}. Announced in {_plural(s.releases, 'PyTorch release')}, "
+        f"spanning {_plural(span, 'release')} from {s.first} to {s.last}.{family}"
+    )
+
+
+def family_description(site: Site, family) -> str:
+    """A family: its members, the releases it spans, and its own standing where it has entries."""
+    node = family.node
+    own = ""
+    if family.feature is not None:
+        own = f" {node.name} itself: {feature_standing(site, family.feature).words}."
+    if not family.by_release:
+        return f"{node.name}: a family of {_plural(family.members, 'feature')} in PyTorch 2.x.{own}"
+    first, last = family.by_release[-1][0].version, family.by_release[0][0].version
+    return (
+        f"{node.name}: a family of {_plural(family.members, 'feature')}, announced in "
+        f"{_plural(len(family.by_release), 'PyTorch release')} from {first} to {last}.{own}"
+    )
+
+
+def release_description(site: Site, release) -> str:
+    """'PyTorch 2.8, released August 6, 2025: 20 features announced (5 Stable …), 1,034 release-note changes (12 breaking).'"""
+    view = site.release_views[release.version]
+    tiers = ", ".join(f"{len(entries)} {tier.name}" for tier, entries in view.by_tier)
+    changes = ""
+    if release.changes:
+        breaking = sum(1 for c in release.changes if c.section == "bc-breaking")
+        changes = f", {_plural(len(release.changes), 'release-note change')} ({breaking:,} breaking)"
+    return (
+        f"PyTorch {release.version}, released {release_date_text(release.date)}: "
+        f"{_plural(len(release.entries), 'feature')} announced{f' ({tiers})' if tiers else ''}{changes}; "
+        f"{release.commits:,} commits from {release.contributor_count:,} contributors."
+    )
+
+
+def backend_description(site: Site, view) -> str:
+    """A backend: features announced for it, the releases they span, its release-note changes."""
+    b = view.backend
+    rows = view.matrix.rows
+    releases = [r.version for r, entries in view.entries_by_release if entries]
+    span = f" from {releases[-1]} to {releases[0]}" if releases else ""
+    return (
+        f"{b.name} ({b.vendor}) in PyTorch 2.x: {_plural(len(rows), 'feature')} announced for it{span}, "
+        f"{_plural(view.change_total, 'release-note change')}."
+    )
+
+
+def backend_changes_description(site: Site, view, release) -> str:
+    """One backend's changes in one release, with their breaking and deprecation counts."""
+    count = next(c for c in view.change_counts if c.release.version == release.version)
+    return (
+        f"{_plural(count.total, 'release-note change')} for {view.backend.name} in PyTorch {release.version}: "
+        f"{count.breaking:,} breaking, {_plural(count.deprecations, 'deprecation')}."
+    )
+
+
+def symbol_module_description(site: Site, module) -> str:
+    """A module's page of names: how many, how often named, over which releases."""
+    uses = [u for s in module.symbols for u in s.uses]
+    changes = sum(1 for u in uses if u.change is not None)
+    releases = sorted({u.release for u in uses}, key=site.versions.index)
+    span = f" from {releases[0]} to {releases[-1]}" if releases else ""
+    return (
+        f"{module.name}: {_plural(len(module.symbols), 'name')} that PyTorch 2.x release notes and feature "
+        f"announcements mention{span}, in {_plural(changes, 'change')} and "
+        f"{_plural(len(uses) - changes, 'feature entry', 'feature entries')}."
+    )
+
+
+@dataclass(frozen=True)
+class PageMeta:
+    """What a page's head says about it: its description and the Open Graph fields."""
+
+    description: str  # the page's own (pages.Page.description)
+    url: str  # absolute
+    type: str  # og:type
+    image: str  # absolute URL of the preview image
+    title: str  # plain text of the link a citation makes
+    cite: Markup = Markup("")  # the page's "Link or embed" block, where it has one
+    menu: Markup = Markup("")  # the shared ¶ menu of a page of changes, where it has one
+
+
+def page_meta(site: Site, page, base: str) -> PageMeta:
+    """The head fields of a page (pages.Page) on the site at `base` (ending in '/'): its
+    description is the page's own (pages.py asks the functions above for it)."""
+    c, template = page.context, page.template
+    url = base + page.url
+    title, feature, menu = None, None, Markup("")
+    if template == "feature.md.j2":
+        feature = c["feature"]
+        title = feature.title
+    elif template == "family.md.j2":
+        feature = c["family"].feature
+        title = c["family"].node.name
+    elif template == "release.md.j2":
+        version = c["release"].version
+        title = f"PyTorch {version}"
+        if c["release"].changes:  # a release whose notes are not imported has no change to cite
+            menu = cite.menu(url, f"PyTorch {version}: ")
+    elif template == "backend.md.j2":
+        title = f"{c['view'].backend.name} in PyTorch 2.x"
+    elif template == "backend_changes.md.j2":
+        title = f"{c['backend'].name} in PyTorch {c['release'].version}"
+    elif template == "symbol_module.md.j2":
+        title = f"{c['module'].name} in PyTorch 2.x"
+    kind = "website" if page.url == urls.HOME else "article"
+    block = Markup("")
+    if title is not None and template != "backend_changes.md.j2":
+        badge = preview = None
+        if feature is not None:
+            badge = base + urls.badge(feature.id)
+            words = feature_standing(site, feature).words
+            preview = (urls.relative(page.url, urls.badge(feature.id)), f"Badge: {feature.title}: {words}")
+        block = cite.block(f"{title} ({SITE_NAME})", url, badge, preview)
+    return PageMeta(page.description, url, kind, base + urls.CARD, title or SITE_NAME, block, menu)
+
+
+def head_fields(meta: PageMeta) -> str:
+    """Front-matter lines for the theme override's Open Graph tags (JSON strings are YAML)."""
+    fields = {"og_url": meta.url, "og_type": meta.type, "og_image": meta.image}
+    return "".join(f"{k}: {json.dumps(v)}\n" for k, v in fields.items())

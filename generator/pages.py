@@ -1,0 +1,240 @@
+"""The page list: every page of the site, with its URL, title, description, template and view.
+
+The one place that says which pages exist. `render` renders them, `manifest` promises their
+URLs, `search` indexes their titles and descriptions; none of them asks another for the list.
+A page's view (`context`) is what its template is given besides `site`; what it reads of
+`site` is recorded while it renders (render.SiteReads), so live preview knows which pages an
+edit touches without any page declaring it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from markupsafe import Markup
+
+from . import describe, urls
+from .enrich import home
+from .model import Site
+
+ROOT = Path(__file__).resolve().parent.parent
+BENCHMARK = ROOT / "generator" / "benchmark.md"
+SITE_NAME = "PyTorch Release Atlas"  # keep equal to site_name in mkdocs.yml
+
+
+@dataclass(frozen=True, eq=False)
+class Page:
+    """A generated page. Templates print `title` and `description` in its front matter (the
+    home page prints no title: Material would add the site name to it)."""
+
+    url: str  # e.g. "releases/2.12/"; its source under docs/ is urls.source(url)
+    template: str
+    title: str
+    description: str
+    context: dict  # the page's view: what its template is given besides site and the helpers
+    source: str  # content file(s) it comes from, named in a comment at the top
+
+
+_FIXED = [
+    # url, template, title, description, source
+    (urls.RELEASES, "releases.md.j2", "Releases", "Every PyTorch 2.x release, newest first.", "releases/*.yaml"),
+    (
+        urls.FEATURES,
+        "features.md.j2",
+        "Features",
+        "Every feature announced in a PyTorch 2.x release, with its current tier and lifecycle.",
+        "releases/*.yaml",
+    ),
+    (
+        urls.BACKENDS,
+        "backends.md.j2",
+        "Backends",
+        "PyTorch 2.x feature timelines per backend — CUDA, ROCm, MPS, XPU, CPU, distributed and more.",
+        "backends.yaml",
+    ),
+    (
+        urls.TIERS,
+        "tiers.md.j2",
+        "Tiers",
+        "What Prototype, Beta, Stable, API-Unstable, API-Stable, Deprecated and Removed mean, and which features carry each.",
+        "tiers.yaml",
+    ),
+    (
+        urls.CONTRIBUTORS,
+        "contributors.md.j2",
+        "Contributors",
+        "People the PyTorch release posts credit by name, and for what.",
+        "releases/*.yaml",
+    ),
+    (
+        urls.COMPATIBILITY,
+        "compatibility.md.j2",
+        "Compatibility matrix",
+        "Python, C++, CUDA and ROCm versions supported by each PyTorch 2.x release.",
+        "releases/*.yaml",
+    ),
+    (
+        urls.TIMELINE,
+        "timeline.md.j2",
+        "Timeline",
+        "Every PyTorch 2.x feature across every release, filterable by backend, area and tier.",
+        "releases/*.yaml",
+    ),
+    (
+        urls.COMPARE,
+        "compare.md.j2",
+        "Compare releases",
+        "What upgrading between two PyTorch releases brings — breaking changes, deprecations, removals, promotions and new features.",
+        "releases/*.yaml, changes/*.yaml",
+    ),
+    (
+        urls.UPGRADE,
+        "upgrade.md.j2",
+        "Upgrade guide",
+        "What breaks when you move between PyTorch releases, and what to change — filtered to your backend and to the code you paste.",
+        "releases/*.yaml, changes/*.yaml",
+    ),
+    (
+        urls.UPGRADE_DEFAULTS,
+        "defaults.md.j2",
+        "Default and behaviour changes",
+        "Every change of a default or of behaviour across PyTorch 2.x releases, with what to do and the way back.",
+        "changes/*.yaml",
+    ),
+    (
+        urls.DEPRECATIONS,
+        "deprecations.md.j2",
+        "Deprecations",
+        "Every deprecated PyTorch feature or API, when it was deprecated, when removal was announced for, and when it went.",
+        "releases/*.yaml, changes/*.yaml",
+    ),
+    (
+        urls.SEARCH,
+        "search.md.j2",
+        "Search",
+        "Every page and release-note change that matches a query, filtered by release, backend and section, and sortable by release.",
+        "releases/*.yaml, changes/*.yaml",
+    ),
+    (
+        urls.API_PAGE,
+        "api.md.j2",
+        "JSON API",
+        "Machine-readable release, feature and backend data, and Atom feeds.",
+        "releases/*.yaml",
+    ),
+]
+
+
+def pages(site: Site) -> list[Page]:
+    """Every page of the site, in a fixed order, each with its own view."""
+    out = [
+        Page(
+            urls.HOME,
+            "home.md.j2",
+            SITE_NAME,
+            "What every PyTorch 2.x release changed — by release, by feature and by backend.",
+            {"view": site.release_views[site.latest.version], "home": home(site)},
+            "releases/*.yaml, changes/*.yaml",
+        )
+    ]
+    out += [Page(url, template, title, description, {}, source) for url, template, title, description, source in _FIXED]
+    out.append(
+        Page(
+            urls.SPEED,
+            "speed.md.j2",
+            "How fast is it",
+            "Build time, page weight, search transfer and latency, and live-preview latency of this site, measured at 1× and 10× the real content.",
+            {"report": benchmark()},
+            "../generator/benchmark.md (make bench)",
+        )
+    )
+    out.append(
+        Page(
+            urls.SYMBOLS,
+            "symbols.md.j2",
+            "API symbols",
+            "Every torch.* name that a PyTorch 2.x release-note change or feature names, by module, each with the changes and features that name it.",
+            {},
+            "releases/*.yaml, changes/*.yaml",
+        )
+    )
+    for module in site.symbol_pages.values():
+        out.append(
+            Page(
+                urls.symbol_page(module.name),
+                "symbol_module.md.j2",
+                module.name,
+                describe.symbol_module_description(site, module),
+                {"module": module},
+                "releases/*.yaml, changes/*.yaml",
+            )
+        )
+    for release in site.releases:
+        v = release.version
+        out.append(
+            Page(
+                urls.release(v),
+                "release.md.j2",
+                f"PyTorch {v}",
+                describe.release_description(site, release),
+                {"release": release, "view": site.release_views[v]},
+                release.source_file + (f", changes/{v}.yaml" if release.changes else ""),
+            )
+        )
+    for feature in site.features:
+        if feature.id in site.family_by_id:
+            continue  # its family page tells its story
+        out.append(
+            Page(
+                urls.feature(feature.id),
+                "feature.md.j2",
+                feature.title,
+                describe.feature_description(site, feature),
+                {"feature": feature, "changes": site.feature_changes.get(feature.id, ())},
+                "features/*.yaml, releases/*.yaml, changes/*.yaml",
+            )
+        )
+    for family in site.families:
+        name = family.node.name
+        out.append(
+            Page(
+                urls.feature(family.node.id),
+                "family.md.j2",
+                name,
+                describe.family_description(site, family),
+                {"family": family},
+                f"{family.node.source_file}, releases/*.yaml, changes/*.yaml",
+            )
+        )
+    for view in site.backend_views:
+        b = view.backend
+        out.append(
+            Page(
+                urls.backend(b.id),
+                "backend.md.j2",
+                b.name,
+                describe.backend_description(site, view),
+                {"view": view},
+                "backends.yaml, releases/*.yaml",
+            )
+        )
+        for release, views in view.changes_by_release:
+            out.append(
+                Page(
+                    urls.backend_changes(b.id, release.version),
+                    "backend_changes.md.j2",
+                    f"{b.name} changes in PyTorch {release.version}",
+                    describe.backend_changes_description(site, view, release),
+                    {"backend": b, "release": release, "views": views},
+                    f"backends.yaml, changes/{release.version}.yaml",
+                )
+            )
+    return out
+
+
+def benchmark() -> Markup:
+    """The published benchmark report (our own Markdown, written by `make bench`)."""
+    if BENCHMARK.exists():
+        return Markup(BENCHMARK.read_text(encoding="utf-8"))
+    return Markup("# How fast is it\n\nNo benchmark has been published yet: run `make bench`.\n")

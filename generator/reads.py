@@ -1,0 +1,276 @@
+"""What a rendering read of the model, and whether that part changed: live preview's dependencies.
+
+A template (or an API function) in live preview is given the model through `Reads.wrap`:
+thin proxies that hand out the same values while recording, per model class, which fields were
+read (`Release.version`, `ChangeView.anchor`), and which keys of a dict were looked up. A page
+whose inputs are unchanged *in those fields* keeps its bytes (`Reads.same`): a feature page that
+prints a release's version is not rendered again when that release's change list is edited,
+while the release page, which reads `Release.changes`, is.
+
+Sound by construction: every value a template prints was reached from its inputs by a chain of
+recorded reads, and `same` compares every such chain. Anything the proxies cannot follow (an
+equality test or membership test on a model object, printing one whole) makes the page compare
+its inputs whole.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+
+from markupsafe import Markup
+
+_SCALARS = (str, int, float, bool, type(None), dt.date, Markup)
+_SCALAR_TYPES = frozenset(_SCALARS) | {dt.datetime}
+_ALL = None  # a dict read whole: every key
+
+
+class Reads:
+    """The reads of one rendering: fields per model class, and looked-up keys per dict field."""
+
+    __slots__ = ("fields", "keys", "whole")
+
+    def __init__(self) -> None:
+        self.fields: dict[type, set[str]] = {}
+        self.keys: dict[tuple[type, str], set | None] = {}  # (class, field) -> keys, or _ALL
+        self.whole = False  # something was compared or printed whole
+
+    def wrap(self, value, owner: tuple[type, str] | None = None):
+        """value as the rendering sees it: a recording proxy for model objects and containers
+        of them, the value itself for text, numbers and dates."""
+        if isinstance(value, _SCALARS):
+            return value
+        if dataclasses.is_dataclass(value):
+            return _Object(value, self)
+        if isinstance(value, dict):
+            return _Dict(value, self, owner)
+        if isinstance(value, (tuple, list)):
+            if all(isinstance(item, _SCALARS) for item in value):
+                return value
+            return _Sequence(value, self)
+        if callable(value) or (isinstance(value, (set, frozenset)) and not all(isinstance(i, _SCALARS) for i in value)):
+            self.whole = True  # a method reads what it likes; a set hands out what it holds unrecorded
+        return value
+
+    def frozen(self) -> tuple:
+        """An immutable, comparable copy, for the record of a page."""
+        return (
+            frozenset((cls, frozenset(names)) for cls, names in self.fields.items()),
+            frozenset((key, None if keys is _ALL else frozenset(keys)) for key, keys in self.keys.items()),
+            self.whole,
+        )
+
+
+class _Object:
+    __slots__ = ("_value", "_reads")
+
+    def __init__(self, value, reads: Reads):
+        self._value, self._reads = value, reads
+
+    def __getattr__(self, name: str):
+        cls = type(self._value)
+        self._reads.fields.setdefault(cls, set()).add(name)
+        return self._reads.wrap(getattr(self._value, name), (cls, name))
+
+    def __eq__(self, other) -> bool:
+        self._reads.whole = True
+        return self._value == _unwrap(other)
+
+    def __hash__(self) -> int:
+        self._reads.whole = True
+        return hash(self._value)
+
+    def __str__(self) -> str:
+        self._reads.whole = True
+        return str(self._value)
+
+
+class _Sequence:
+    __slots__ = ("_value", "_reads")
+
+    def __init__(self, value, reads: Reads):
+        self._value, self._reads = value, reads
+
+    def __iter__(self):
+        wrap = self._reads.wrap
+        return (wrap(item) for item in self._value)
+
+    def __reversed__(self):
+        wrap = self._reads.wrap
+        return (wrap(item) for item in reversed(self._value))
+
+    def __getitem__(self, index):
+        return self._reads.wrap(self._value[index])
+
+    def __len__(self) -> int:
+        return len(self._value)
+
+    def __bool__(self) -> bool:
+        return bool(self._value)
+
+    def __contains__(self, item) -> bool:
+        self._reads.whole = True
+        return _unwrap(item) in self._value
+
+    def __eq__(self, other) -> bool:
+        self._reads.whole = True
+        return self._value == _unwrap(other)
+
+    __hash__ = None
+
+    def __str__(self) -> str:
+        self._reads.whole = True
+        return str(self._value)
+
+
+class _Dict:
+    __slots__ = ("_value", "_reads", "_owner")
+
+    def __init__(self, value: dict, reads: Reads, owner: tuple[type, str] | None):
+        self._value, self._reads, self._owner = value, reads, owner
+
+    def _key(self, key) -> None:
+        if self._owner is None:
+            self._reads.whole = True
+            return
+        keys = self._reads.keys.setdefault(self._owner, set())
+        if keys is not _ALL:
+            keys.add(key)
+
+    def _all(self) -> dict:
+        if self._owner is None:
+            self._reads.whole = True
+        else:
+            self._reads.keys[self._owner] = _ALL
+        return self._value
+
+    def __getitem__(self, key):
+        self._key(key)
+        return self._reads.wrap(self._value[key])
+
+    def get(self, key, default=None):
+        self._key(key)
+        return self._reads.wrap(self._value.get(key, default))
+
+    def __contains__(self, key) -> bool:
+        self._key(key)
+        return key in self._value
+
+    def __iter__(self):
+        return iter(self._all())
+
+    def __len__(self) -> int:
+        return len(self._all())
+
+    def __bool__(self) -> bool:
+        return bool(self._all())
+
+    def keys(self):
+        return self._all().keys()
+
+    def values(self):
+        wrap = self._reads.wrap
+        return [wrap(v) for v in self._all().values()]
+
+    def items(self):
+        wrap = self._reads.wrap
+        return [(k, wrap(v)) for k, v in self._all().items()]
+
+
+def _unwrap(value):
+    return value._value if isinstance(value, (_Object, _Sequence, _Dict)) else value
+
+
+_MISSING = object()
+
+
+class Compare:
+    """Whether inputs read under a record (`Reads.frozen`) are the same in an old and a new
+    model. Objects shared by many pages are compared once per record."""
+
+    def __init__(self) -> None:
+        # (record, old, new) ids -> (result, old, new): holding both keeps their ids unique
+        self._memo: dict[tuple, tuple] = {}
+        self._records: dict[int, tuple] = {}
+        self._equal: dict[tuple, tuple] = {}  # (old, new) ids -> (old == new, old, new), for leaves
+        self._leaves: dict[type, bool] = {}
+
+    def same(self, record: tuple, old, new) -> bool:
+        """True if everything `record` says was read of `old` is equal in `new`."""
+        if record[2]:  # read whole
+            return old == new
+        tag = id(record)
+        if tag not in self._records:
+            self._records[tag] = (dict(record[0]), dict(record[1]), record)
+        fields, keys, _ = self._records[tag]
+        memo, equal, leaves = self._memo, self._equal, self._leaves
+
+        def same(a, b) -> bool:
+            if a is b:
+                return True
+            cls = type(a)
+            if cls is not type(b):
+                return False
+            if cls in _SCALAR_TYPES:
+                return a == b
+            if cls is tuple and (not a or type(a[0]) in _SCALAR_TYPES):
+                return a == b  # text, numbers (or pairs led by them): equal whole, or read as changed
+            leaf = leaves.get(cls)
+            if leaf is None:
+                leaf = leaves[cls] = _is_leaf(a, leaves)
+            if leaf:  # all text and numbers: compared whole, once for every page
+                pair = (id(a), id(b))
+                if pair not in equal:
+                    equal[pair] = (a == b, a, b)
+                if equal[pair][0]:
+                    return True
+            key = (tag, id(a), id(b))
+            if key in memo:
+                return memo[key][0]
+            if hasattr(cls, "__dataclass_fields__"):
+                result = True
+                for name in fields.get(cls, ()):
+                    x, y = getattr(a, name), getattr(b, name)
+                    if type(x) is dict and (cls, name) in keys:
+                        wanted = keys[(cls, name)]
+                        if wanted is None:
+                            ok = x.keys() == y.keys() and all(same(x[k], y[k]) for k in x)
+                        else:
+                            ok = all(same(x.get(k, _MISSING), y.get(k, _MISSING)) for k in wanted)
+                    else:
+                        ok = same(x, y)
+                    if not ok:
+                        result = False
+                        break
+            elif isinstance(a, (tuple, list)):
+                result = len(a) == len(b) and all(map(same, a, b))
+            elif isinstance(a, dict):
+                result = a.keys() == b.keys() and all(same(a[k], b[k]) for k in a)
+            else:
+                result = a == b
+            memo[key] = (result, a, b)
+            return result
+
+        return same(old, new)
+
+
+def _is_leaf(value, leaves: dict[type, bool]) -> bool:
+    """A model object small enough to compare whole (a Change, an Entry, a ChangeView holding
+    one Change): made of text, numbers, tuples of them and other such objects. Decided on the
+    first object of its class; comparing whole is right for any object (equal whole is equal
+    in every field), only slower for big ones."""
+    if not hasattr(type(value), "__dataclass_fields__"):
+        return False
+    for name in type(value).__dataclass_fields__:
+        field = getattr(value, name)
+        if isinstance(field, (tuple, list)):
+            if not all(type(item) in _SCALAR_TYPES for item in field):
+                return False
+        elif hasattr(type(field), "__dataclass_fields__"):
+            if type(field) not in leaves:
+                leaves[type(field)] = _is_leaf(field, leaves)
+            if not leaves[type(field)]:
+                return False
+        elif type(field) not in _SCALAR_TYPES:
+            return False
+    return True
