@@ -1,5 +1,7 @@
-"""Command line: python -m generator {check,build,serve,import-notes,new-release}. Exit codes: 0 ok,
-1 content errors, 2 usage or I/O errors. Content errors are printed one per line."""
+"""Command line: the argument parser of python -m generator {check,build,serve,import-notes,new-release}.
+
+Each verb is a function of `commands`; `errors.exit_code` turns what it raises into the exit
+code (0 ok, 1 content errors, 2 usage or I/O errors), printing content errors one per line."""
 
 from __future__ import annotations
 
@@ -8,7 +10,7 @@ import sys
 from pathlib import Path
 
 from . import commands
-from .errors import ContentError, UsageError
+from .errors import exit_code
 
 DEFAULT_CONTENT = Path(__file__).resolve().parent.parent / "content"
 
@@ -53,15 +55,7 @@ def parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
     try:
-        return commands.VERBS[args.verb](args)
-    except ContentError as exc:
-        for problem in exc.problems:
-            print(problem, file=sys.stderr)
-        print(f"{len(exc.problems)} problem{'s' if len(exc.problems) != 1 else ''} found.", file=sys.stderr)
-        return 1
-    except UsageError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
+        return exit_code(lambda: commands.VERBS[args.verb](args))
     except KeyboardInterrupt:
         return 130
 

@@ -6,8 +6,10 @@ lines. It never drops a line of a section: every line ends up in a change's text
 bold label or group bullet whose words became the change's `area`.
 
 It reads in two passes: `classify` says what each line is (fenced code, a heading, how deeply a
-list item is nested) and `build` walks the classified lines, collecting each change's block.
-Between the two, `import_notes` refuses notes nested too deeply for the site to render.
+list item is nested) and `build` walks the classified lines (`_Reader`), knowing where it is
+(`_Place`: section and area), collecting each change's lines (`_Block`) and handing them to the
+`_Emitter`, which makes them changes. Between the two passes, `import_notes` refuses notes
+nested too deeply for the site to render.
 
 How a line under a section is read:
 - A heading is an *area* heading when its body starts with a list, a sub-heading or a bold label,
@@ -315,189 +317,47 @@ def classify(text: str) -> Lines:
     )
 
 
-class _Builder:
-    """The second pass: walk the classified lines and build the changes of each section.
+@dataclass
+class _Place:
+    """Where the reader is: its section, and the headings and bold label that name the area."""
 
-    Its state is that of a reader moving down the file: the section and area it is in, and the
-    block of lines of the change it is collecting.
-    """
+    section: str | None = None  # None: the header or Highlights, skipped
+    base: list[str] = field(default_factory=list)  # the heading text of an unknown section
+    stack: list[tuple[int, str, bool]] = field(default_factory=list)  # (level, label, bold) of area headings
+    bold: str | None = None  # the bold label the lines below it are under
 
-    def __init__(self, lines: Lines, path: str) -> None:
-        self.lines = lines.text
-        self.code = lines.code
-        self.heading = lines.heading
-        self.path = path
-        self.opaque = list(lines.code)  # code, or a heading's body appended whole to a change
+    def enter(self, section: str, base: list[str]) -> None:
+        """A new section: no area heading or label yet."""
+        self.section, self.base, self.stack, self.bold = section, base, [], None
+
+    def area(self) -> str:
+        """The area the next change is filed under."""
+        parts = self.base + [label for _, label, _ in self.stack] + ([self.bold] if self.bold else [])
+        return AREA_SEPARATOR.join(p for p in parts if p)
+
+
+@dataclass
+class _Block:
+    """The change being collected, and the earlier blocks of its area (emitted together, since a
+    PR-less line over sibling items makes a group of them)."""
+
+    lines: list[int] = field(default_factory=list)  # line indices of the change being collected
+    item: int = -1  # its first line when it is a list item, else -1
+    area: str = ""
+    depth: int = 0  # heading level its area sits at
+    run: list[tuple[list[int], bool]] = field(default_factory=list)  # earlier blocks: (lines, is item)
+
+
+class _Emitter:
+    """Turns the blocks of lines the reader collected into changes: a group bullet over its nested
+    items becomes one change per item, and each change's text is dedented as written."""
+
+    def __init__(self, lines: tuple[str, ...], code: tuple[bool, ...], opaque: list[bool]) -> None:
+        self.lines, self.code, self.opaque = lines, code, opaque
         self.changes: list[ImportedChange] = []
         self.summaries: list[tuple[str, ...]] = []  # per change: the sentence headings above it
-        self.warnings: list[str] = []
-        if lines.unclosed_fence is not None:
-            self.warnings.append(
-                f"{path}:{lines.unclosed_fence + 1}: code fence is never closed (it runs to the end of the file)"
-            )
-        levels = [h[0] for h in self.heading if h and section_key(h[1]) in SECTIONS]
-        self.has_sections = bool(levels)
-        self.section_level = levels[0] if levels else min((h[0] for h in self.heading if h), default=1)
-        if not levels:
-            self.warnings.append(f"{path}:1: no release-notes section heading found")
-        self.section: str | None = None  # None: header or Highlights, skipped
-        self.base_area: list[str] = []  # the heading text of an unknown section
-        self.stack: list[tuple[int, str, bool]] = []  # (level, label, written in bold) of area headings
-        self.bold: str | None = None
-        self.block: list[int] = []  # line indices of the change being collected
-        self.run: list[tuple[list[int], bool]] = []  # earlier blocks of this area: (lines, is item)
-        self.block_area = ""
-        self.block_depth = 0  # heading level the block's area sits at
-        self.block_item = -1  # the block's first line when it is a list item, else -1
 
-    def build(self) -> ParsedNotes:
-        started = not self.has_sections  # without known sections, the first heading starts one
-        i = 0
-        while i < len(self.lines):
-            h = self.heading[i]
-            if h and h[0] <= self.section_level and (started or section_key(h[1]) in SECTIONS):
-                started = True
-                self._start_section(i, h[1])
-                i += 1
-            elif self.section is None:
-                i += 1
-            elif h:
-                i = self._heading(i, h[0], h[1])
-            else:
-                self._line(i)
-                i += 1
-        self._flush()
-        changes = _join_explanations(_areas_from_wording(self.changes, self.summaries))
-        return ParsedNotes(changes, tuple(self.warnings))
-
-    def _start_section(self, i: int, title: str) -> None:
-        self._flush()
-        self.stack, self.bold, self.base_area = [], None, []
-        key = section_key(title)
-        if key in SECTIONS:
-            self.section = SECTIONS[key]
-            return
-        self.section = OTHER
-        self.base_area = [clean_label(title)] if clean_label(title) else []
-        self.warnings.append(f"{self.path}:{i + 1}: unknown heading '{title}' (kept under Other)")
-
-    def _heading(self, i: int, level: int, title: str) -> int:
-        """Handle a heading below the section level; return the next line to read."""
-        if not self._is_entry_heading(i, level, title):
-            self._flush()
-            self.stack = [s for s in self.stack if s[0] < level] + [(level, clean_label(title), _is_bold(title))]
-            self.bold = None
-            return i + 1
-        end = i + 1
-        while end < len(self.lines) and not (self.heading[end] and self.heading[end][0] <= level):
-            end += 1
-        continuing = self.block_item >= 0 and level > self.block_depth and not find_prs(title)
-        if not continuing:
-            self._flush()
-            self.stack = [s for s in self.stack if s[0] < level]
-            self.bold = None
-            self._open(i)
-        self.block.extend(range(i if continuing else i + 1, end))
-        if continuing:
-            self.opaque[i:end] = [True] * (end - i)
-        else:
-            self._flush()
-        return end
-
-    def _is_entry_heading(self, i: int, level: int, title: str) -> bool:
-        if find_prs(title):
-            return True
-        for j in range(i + 1, len(self.lines)):
-            line = self.lines[j]
-            if self.code[j]:
-                return True
-            if self.heading[j]:
-                return False
-            if line.strip():
-                if _ITEM.match(line) or _BOLD_LINE.match(line) or _TOC_LINE.match(line):
-                    return False
-                return not self._body_lists_changes(i, level)
-        return False
-
-    def _body_lists_changes(self, i: int, level: int) -> bool:
-        """Whether the body of the heading at `i` holds list items that mostly cite PRs: an intro
-        paragraph over a list of changes ("Operator decompositions … received several
-        improvements:") makes an area heading, not one change."""
-        cites = total = 0
-        for j in range(i + 1, len(self.lines)):
-            if self.heading[j] and self.heading[j][0] <= level:
-                break
-            if not self.code[j] and _ITEM.match(self.lines[j]) and not _TOC_LINE.match(self.lines[j]):
-                total += 1
-                cites += bool(find_prs(self.lines[j]))
-        return total >= 2 and 2 * cites > total
-
-    def _line(self, i: int) -> None:
-        line = self.lines[i]
-        if self.code[i] or not line.strip():
-            if self.block:
-                self.block.append(i)
-            elif line.strip():
-                self._open(i)
-            return
-        m = _BOLD_LINE.match(line)
-        if m and not find_prs(line):
-            self._flush()
-            self.bold = clean_label(m[2])
-            # Under "##### **Decompositions**", "**Dynamic shapes**" is a sibling, written alike.
-            if self.stack and self.stack[-1][2]:
-                self.stack.pop()
-            return
-        item = _ITEM.match(line)
-        if item and (self.block_item < 0 or _indent(line) <= _indent(self.lines[self.block_item]) + 1):
-            if not _TOC_LINE.match(line):  # "- [Highlights](#highlights)" lists sections, not changes
-                self._open(i, is_item=True)
-        elif not item and self._labels_next_items(i):
-            self._open(i)
-        elif self.block:
-            self.block.append(i)
-        else:
-            self._open(i)
-
-    def _labels_next_items(self, i: int) -> bool:
-        """Whether line `i`, unindented prose right below a list item, is rather the PR-less label
-        of the items that follow it ("New meta tensor implementations for a few operators:")."""
-        if self.block_item < 0 or i + 1 >= len(self.lines) or find_prs(self.lines[i]):
-            return False
-        indent, nxt = _indent(self.lines[self.block_item]), self.lines[i + 1]
-        before, line = self.lines[i - 1].rstrip(), self.lines[i].rstrip()
-        # Not a wrapped sentence: the line above ends the item with its PRs, and this one is no
-        # sentence's end ("…deprecated (#1). Please use\nthe other options." stays one change).
-        return (
-            before.endswith(")")
-            and bool(find_prs(before))
-            and not line.endswith((".", ",", ";"))
-            and _indent(self.lines[i]) <= indent
-            and not self.code[i + 1]
-            and bool(_ITEM.match(nxt))
-            and _indent(nxt) <= indent + 1
-        )
-
-    def _open(self, i: int, is_item: bool = False) -> None:
-        parts = self.base_area + [label for _, label, _ in self.stack] + ([self.bold] if self.bold else [])
-        area = AREA_SEPARATOR.join(p for p in parts if p)
-        if area != self.block_area:
-            self._flush()
-        elif self.block:
-            self.run.append((self.block, self.block_item >= 0))
-        self.block = [i]
-        self.block_area = area
-        self.block_depth = self.stack[-1][0] if self.stack else self.section_level
-        self.block_item = i if is_item else -1
-
-    def _flush(self) -> None:
-        """Emit the blocks collected since the area last changed."""
-        if self.block:
-            self.run.append((self.block, self.block_item >= 0))
-        self._emit_run(self.run, self.block_area)
-        self.block, self.block_item, self.run = [], -1, []
-
-    def _emit_run(self, blocks: list[tuple[list[int], bool]], area: str, context: tuple[int, ...] = ()) -> None:
+    def run(self, blocks: list[tuple[list[int], bool]], section: str, area: str, context: tuple[int, ...] = ()) -> None:
         """Emit sibling blocks; a PR-less one-line item or line directly followed (no blank line)
         by sibling items is a flattened group ("- Enhanced Windows support" over "- load_inline")."""
         k = 0
@@ -515,24 +375,25 @@ class _Builder:
                     end += 1
             children = [c for c, _ in blocks[k + 1 : end]]
             if children and self._lead_in(lines[0]) and self._mostly_cite_prs(children):
-                self._emit_group(children, area, context, lines[0])
+                self._group(children, section, area, context, lines[0])
             elif is_item:
-                self._emit_item(lines, area, context)
+                self._item(lines, section, area, context)
                 end = k + 1
             else:
-                self._emit(lines, area, context)
+                self._emit(lines, section, area, context)
                 end = k + 1
             k = end
 
     def _lead_in(self, line: int) -> bool:
         """Whether a PR-less line can head the sibling items under it: a name ("Enhanced Windows
         support", "Fixes to existing meta tensor op implementation") or a sentence that leads in
-        ("New meta tensor implementations:"); a paragraph of sentences that says something of its own (2.6's "AOTInductor: ABI-compatible mode code generation.
-        In order to …") is a change by itself."""
+        ("New meta tensor implementations:"); a paragraph of sentences that says something of its
+        own (2.6's "AOTInductor: ABI-compatible mode code generation. In order to …") is a change
+        by itself."""
         label = self._label(line)
         return label.endswith(":") or self.lines[line].rstrip().endswith(":") or not re.search(r"\.\s", label)
 
-    def _emit_item(self, lines: list[int], area: str, context: tuple[int, ...] = ()) -> None:
+    def _item(self, lines: list[int], section: str, area: str, context: tuple[int, ...]) -> None:
         """Emit a list item as one change, or as a group when it is a PR-less one-line bullet
         over nested items that mostly cite PRs and has no words of its own besides (see the
         module docstring)."""
@@ -563,19 +424,22 @@ class _Builder:
             and not find_prs(self.lines[lines[0]])
             and self._mostly_cite_prs(chunks)
         ):
-            self._emit_group(chunks, area, context, lines[0])
+            self._group(chunks, section, area, context, lines[0])
         else:
-            self._emit(lines, area, context)
+            self._emit(lines, section, area, context)
 
-    def _emit_group(self, children: list[list[int]], area: str, context: tuple[int, ...], label_line: int) -> None:
+    def _group(
+        self, children: list[list[int]], section: str, area: str, context: tuple[int, ...], label_line: int
+    ) -> None:
         """Emit each child of a group: a short label ("c10d", "Context Parallel") extends the
         area; a longer one ("Several operator decomps received improvements/bugfixes:") is kept
         in each child's text, above it, as its context."""
         label = self._label(label_line)
+        items = [(c, True) for c in children]
         if len(label.split()) <= LABEL_WORDS and ". " not in label:
-            self._emit_run([(c, True) for c in children], AREA_SEPARATOR.join(p for p in (area, label) if p), context)
+            self.run(items, section, AREA_SEPARATOR.join(p for p in (area, label) if p), context)
         else:
-            self._emit_run([(c, True) for c in children], area, (*context, label_line))
+            self.run(items, section, area, (*context, label_line))
 
     def _mostly_cite_prs(self, chunks: list[list[int]]) -> bool:
         return 2 * sum(1 for c in chunks if find_prs(self._text(c))) > len(chunks)
@@ -585,15 +449,13 @@ class _Builder:
         item = _ITEM.match(line)
         return clean_label(line[item.end() :] if item else line)
 
-    def _emit(self, lines: list[int], area: str, context: tuple[int, ...] = ()) -> None:
+    def _emit(self, lines: list[int], section: str, area: str, context: tuple[int, ...]) -> None:
         text = self._text([*context, *lines])
         if text:
             parts = area.split(AREA_SEPARATOR) if area else []
             named = AREA_SEPARATOR.join(p for p in parts if not is_sentence(p))
             self.changes.append(
-                ImportedChange(
-                    self.section or OTHER, _fit(named), text, find_prs(text), find_issues(text), lines[0] + 1
-                )
+                ImportedChange(section, _fit(named), text, find_prs(text), find_issues(text), lines[0] + 1)
             )
             self.summaries.append(tuple(p for p in parts if is_sentence(p)))
 
@@ -611,6 +473,174 @@ class _Builder:
                 fence_pad = min(pad, spaces)
             out.append(line[min(fence_pad if in_code else pad, spaces) :])
         return "\n".join(out).strip("\n")
+
+
+class _Reader:
+    """The second pass: walk the classified lines, knowing where it is (`_Place`), collect each
+    change's lines (`_Block`) and hand each area's blocks to the `_Emitter`."""
+
+    def __init__(self, lines: Lines, path: str) -> None:
+        self.path = path
+        self.text, self.code, self.heading = lines.text, lines.code, lines.heading
+        self.warnings: list[str] = []
+        if lines.unclosed_fence is not None:
+            self.warnings.append(
+                f"{path}:{lines.unclosed_fence + 1}: code fence is never closed (it runs to the end of the file)"
+            )
+        levels = [h[0] for h in self.heading if h and section_key(h[1]) in SECTIONS]
+        self.has_sections = bool(levels)
+        self.section_level = levels[0] if levels else min((h[0] for h in self.heading if h), default=1)
+        if not levels:
+            self.warnings.append(f"{path}:1: no release-notes section heading found")
+        self.place = _Place()
+        self.block = _Block()
+        # Code, or a heading's body appended whole to a change: never a nested item of it.
+        self.emitter = _Emitter(lines.text, lines.code, list(lines.code))
+
+    def build(self) -> ParsedNotes:
+        started = not self.has_sections  # without known sections, the first heading starts one
+        i = 0
+        while i < len(self.text):
+            h = self.heading[i]
+            if h and h[0] <= self.section_level and (started or section_key(h[1]) in SECTIONS):
+                started = True
+                self._start_section(i, h[1])
+                i += 1
+            elif self.place.section is None:
+                i += 1
+            elif h:
+                i = self._heading(i, h[0], h[1])
+            else:
+                self._line(i)
+                i += 1
+        self._flush()
+        changes = _join_explanations(_areas_from_wording(self.emitter.changes, self.emitter.summaries))
+        return ParsedNotes(changes, tuple(self.warnings))
+
+    def _start_section(self, i: int, title: str) -> None:
+        self._flush()
+        key = section_key(title)
+        if key in SECTIONS:
+            self.place.enter(SECTIONS[key], [])
+            return
+        self.place.enter(OTHER, [clean_label(title)] if clean_label(title) else [])
+        self.warnings.append(f"{self.path}:{i + 1}: unknown heading '{title}' (kept under Other)")
+
+    def _heading(self, i: int, level: int, title: str) -> int:
+        """Handle a heading below the section level; return the next line to read."""
+        place = self.place
+        if not self._is_entry_heading(i, level, title):
+            self._flush()
+            place.stack = [s for s in place.stack if s[0] < level] + [(level, clean_label(title), _is_bold(title))]
+            place.bold = None
+            return i + 1
+        end = i + 1
+        while end < len(self.text) and not (self.heading[end] and self.heading[end][0] <= level):
+            end += 1
+        continuing = self.block.item >= 0 and level > self.block.depth and not find_prs(title)
+        if not continuing:
+            self._flush()
+            place.stack = [s for s in place.stack if s[0] < level]
+            place.bold = None
+            self._open(i)
+        self.block.lines.extend(range(i if continuing else i + 1, end))
+        if continuing:
+            self.emitter.opaque[i:end] = [True] * (end - i)
+        else:
+            self._flush()
+        return end
+
+    def _is_entry_heading(self, i: int, level: int, title: str) -> bool:
+        if find_prs(title):
+            return True
+        for j in range(i + 1, len(self.text)):
+            line = self.text[j]
+            if self.code[j]:
+                return True
+            if self.heading[j]:
+                return False
+            if line.strip():
+                if _ITEM.match(line) or _BOLD_LINE.match(line) or _TOC_LINE.match(line):
+                    return False
+                return not self._body_lists_changes(i, level)
+        return False
+
+    def _body_lists_changes(self, i: int, level: int) -> bool:
+        """Whether the body of the heading at `i` holds list items that mostly cite PRs: an intro
+        paragraph over a list of changes ("Operator decompositions … received several
+        improvements:") makes an area heading, not one change."""
+        cites = total = 0
+        for j in range(i + 1, len(self.text)):
+            if self.heading[j] and self.heading[j][0] <= level:
+                break
+            if not self.code[j] and _ITEM.match(self.text[j]) and not _TOC_LINE.match(self.text[j]):
+                total += 1
+                cites += bool(find_prs(self.text[j]))
+        return total >= 2 and 2 * cites > total
+
+    def _line(self, i: int) -> None:
+        line, block = self.text[i], self.block
+        if self.code[i] or not line.strip():
+            if block.lines:
+                block.lines.append(i)
+            elif line.strip():
+                self._open(i)
+            return
+        m = _BOLD_LINE.match(line)
+        if m and not find_prs(line):
+            self._flush()
+            self.place.bold = clean_label(m[2])
+            # Under "##### **Decompositions**", "**Dynamic shapes**" is a sibling, written alike.
+            if self.place.stack and self.place.stack[-1][2]:
+                self.place.stack.pop()
+            return
+        item = _ITEM.match(line)
+        if item and (block.item < 0 or _indent(line) <= _indent(self.text[block.item]) + 1):
+            if not _TOC_LINE.match(line):  # "- [Highlights](#highlights)" lists sections, not changes
+                self._open(i, is_item=True)
+        elif not item and self._labels_next_items(i):
+            self._open(i)
+        elif block.lines:
+            block.lines.append(i)
+        else:
+            self._open(i)
+
+    def _labels_next_items(self, i: int) -> bool:
+        """Whether line `i`, unindented prose right below a list item, is rather the PR-less label
+        of the items that follow it ("New meta tensor implementations for a few operators:")."""
+        if self.block.item < 0 or i + 1 >= len(self.text) or find_prs(self.text[i]):
+            return False
+        indent, nxt = _indent(self.text[self.block.item]), self.text[i + 1]
+        before, line = self.text[i - 1].rstrip(), self.text[i].rstrip()
+        # Not a wrapped sentence: the line above ends the item with its PRs, and this one is no
+        # sentence's end ("…deprecated (#1). Please use\nthe other options." stays one change).
+        return (
+            before.endswith(")")
+            and bool(find_prs(before))
+            and not line.endswith((".", ",", ";"))
+            and _indent(self.text[i]) <= indent
+            and not self.code[i + 1]
+            and bool(_ITEM.match(nxt))
+            and _indent(nxt) <= indent + 1
+        )
+
+    def _open(self, i: int, is_item: bool = False) -> None:
+        """Start collecting a change at line `i`; one of another area first emits the area's blocks."""
+        area, block = self.place.area(), self.block
+        if area != block.area:
+            self._flush()
+        elif block.lines:
+            block.run.append((block.lines, block.item >= 0))
+        block.lines, block.area, block.item = [i], area, i if is_item else -1
+        block.depth = self.place.stack[-1][0] if self.place.stack else self.section_level
+
+    def _flush(self) -> None:
+        """Emit the blocks collected since the area last changed."""
+        block = self.block
+        if block.lines:
+            block.run.append((block.lines, block.item >= 0))
+        self.emitter.run(block.run, self.place.section or OTHER, block.area)
+        block.lines, block.item, block.run = [], -1, []
 
 
 _ACTING = ("bc-breaking", "deprecations")
@@ -716,4 +746,4 @@ def _fit(area: str) -> str:
 
 def build(lines: Lines, path: str) -> ParsedNotes:
     """The changes of classified notes; `path` only prefixes the warnings."""
-    return _Builder(lines, path).build()
+    return _Reader(lines, path).build()

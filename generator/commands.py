@@ -1,4 +1,5 @@
-"""The CLI verbs: thin functions that call the pipeline stages and return an exit code."""
+"""The CLI verbs (`VERBS`): thin functions that call the pipeline stages and return an exit code;
+`serve` also owns the live-preview server."""
 
 from __future__ import annotations
 
@@ -7,7 +8,9 @@ import time
 from pathlib import Path
 
 from . import build as pipeline
+from . import import_notes as importer
 from . import manifest, search
+from . import new_release as adder
 from .errors import ContentError, UsageError
 
 DEFAULT_CONTENT = pipeline.ROOT / "content"
@@ -101,15 +104,11 @@ def serve(args) -> int:
 
 def import_notes(args) -> int:
     """Import a GitHub release-notes file into content/changes/X.Y.yaml."""
-    from . import import_notes as importer
-
     return importer.command(args.file, args.release, args.output, args.diff, str(args.content))
 
 
 def new_release(args) -> int:
     """Add a release: skeleton, change list, to-do list (generator.new_release)."""
-    from . import new_release as adder
-
     return adder.command(args)
 
 

@@ -1,8 +1,11 @@
-"""Content errors: every problem found in one run, reported together, one line each."""
+"""Errors: a content problem (`Problem`, raised together as one `ContentError`), a bad command line
+(`UsageError`), and the one mapping of both to exit codes (`exit_code`)."""
 
 from __future__ import annotations
 
 import difflib
+import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 
 MAX_MESSAGE = 300
@@ -42,3 +45,21 @@ def did_you_mean(word: str, choices) -> str:
     """' (did you mean 'x'?)' when a close match exists, else ''."""
     match = difflib.get_close_matches(str(word), sorted(map(str, choices)), n=1, cutoff=0.6)
     return f" (did you mean '{match[0]}'?)" if match else ""
+
+
+def exit_code(verb: Callable[[], int]) -> int:
+    """Run a CLI verb and return its exit code: the one place errors become exit codes.
+
+    A ContentError prints its problems, one a line, then their count, and gives 1; a UsageError
+    prints its message and gives 2. Other exit codes are the verb's own.
+    """
+    try:
+        return verb()
+    except ContentError as exc:
+        for problem in exc.problems:
+            print(problem, file=sys.stderr)
+        print(f"{len(exc.problems)} problem{'s' if len(exc.problems) != 1 else ''} found.", file=sys.stderr)
+        return 1
+    except UsageError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2

@@ -32,7 +32,7 @@ import yaml
 
 from . import schema, urls, yamlsrc
 from ._notes_parser import ImportedChange, Lines, ParsedNotes, build, classify, find_prs
-from .errors import ContentError, Problem, UsageError
+from .errors import ContentError, Problem, UsageError, exit_code
 from .load import _change, _check_file_name, check_change_anchors
 from .writer import write_atomic
 
@@ -85,7 +85,6 @@ _RELEASE = re.compile(r"^2\.[0-9]+$")
 # Characters YAML cannot hold raw, or would read as a line break (\x85, \u2028, \u2029).
 _UNPRINTABLE = re.compile("[^\x09\x0a\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff]")
 _PLAIN_START = re.compile(r"[A-Za-z0-9(]")
-_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 def parse_notes(text: str, path: str) -> ParsedNotes:
@@ -165,62 +164,60 @@ def _render(
 
 def command(notes_file: str, release: str, output: str | None, diff: bool, content_dir: str) -> int:
     """The import-notes verb: exit 0 on success (warnings go to stderr), 1 when the notes or the YAML
-    made of them would not pass `check` (nothing is written), 2 on a bad argument or file."""
+    made of them would not pass `check` (nothing is written), 2 on a bad argument or file; errors
+    are reported by `errors.exit_code`, as every verb's are."""
+    return exit_code(lambda: _import(notes_file, release, output, diff, content_dir))
+
+
+def _import(notes_file: str, release: str, output: str | None, diff: bool, content_dir: str) -> int:
+    """import-notes itself: raises UsageError or ContentError where `command` returns 2 or 1."""
+    if not _RELEASE.fullmatch(release):
+        raise _usage(notes_file, f"--release {release!r} is not a 2.x minor release such as 2.10")
+    raw = _read_bytes(notes_file)
+    lines = classify(_decode(raw, notes_file))
+    # Depth before size: it names a line, and a list nested that deep is megabytes long anyway.
+    _refuse_deep_lists(lines, notes_file)
+    if len(raw) > yamlsrc.MAX_BYTES:
+        message = f"file is {len(raw):,} bytes; at most {yamlsrc.MAX_BYTES:,}"
+        raise ContentError([Problem(notes_file, 1, 0, message)])
+    parsed = build(lines, notes_file)
+    for warning in parsed.warnings:
+        print(warning, file=sys.stderr)
+    named = re.search(r"v?(\d+\.\d+)\.\d+", Path(notes_file).name)
+    if named and named[1] != release:
+        print(f"{notes_file}: warning: the file name says {named[1]}, --release says {release}", file=sys.stderr)
+    target = output or os.path.join(content_dir, "changes", f"{release}.yaml")
+    previous = _decode(_read_bytes(target), target) if os.path.exists(target) else None
+    changes = [record_of(c) for c in parsed.changes]
     try:
-        if not _RELEASE.fullmatch(release):
-            raise _usage(notes_file, f"--release {release!r} is not a 2.x minor release such as 2.10")
-        raw = _read_bytes(notes_file)
-        lines = classify(_decode(raw, notes_file))
-        # Depth before size: it names a line, and a list nested that deep is megabytes long anyway.
-        _refuse_deep_lists(lines, notes_file)
-        if len(raw) > yamlsrc.MAX_BYTES:
-            message = f"file is {len(raw):,} bytes; at most {yamlsrc.MAX_BYTES:,}"
-            raise ContentError([Problem(notes_file, 1, 0, message)])
-        parsed = build(lines, notes_file)
-        for warning in parsed.warnings:
-            print(warning, file=sys.stderr)
-        named = re.search(r"v?(\d+\.\d+)\.\d+", Path(notes_file).name)
-        if named and named[1] != release:
-            print(f"{notes_file}: warning: the file name says {named[1]}, --release says {release}", file=sys.stderr)
-        target = output or os.path.join(content_dir, "changes", f"{release}.yaml")
-        previous = _decode(_read_bytes(target), target) if os.path.exists(target) else None
-        changes = [record_of(c) for c in parsed.changes]
-        try:
-            hand, orphans, lost = _match_hand_fields(changes, previous)
-        except ValueError as exc:
-            raise _usage(target, f"{exc}; fix or remove it, so that its hand-written fields are not lost") from None
-        new = _render(release, SOURCE_URL.format(release=release), changes, hand, Path(notes_file).name)
-        problems = _check_yaml(new, target, Path(content_dir))
-        if problems:
-            raise ContentError([_in_notes(p, changes, notes_file) for p in problems])
-        for orphan in orphans:
-            print(
-                f"{target}: warning: no re-imported change matches {orphan}; its hand-written fields are dropped",
-                file=sys.stderr,
-            )
-        for anchor in lost:
-            print(
-                f"{target}: warning: {anchor}: no re-imported change cites its PRs or has its text; "
-                "add it to `anchors:` of the change it became, or the build refuses the release page",
-                file=sys.stderr,
-            )
-        if diff:
-            _print_diff(previous or "", new, target)
-            return 0
-        summary = f"{len(parsed.changes)} changes, {len({p for c in parsed.changes for p in c.prs})} PRs"
-        try:
-            written = write_atomic(Path(target), new.encode("utf-8"))
-        except OSError as exc:
-            raise _usage(target, f"cannot write: {exc.strerror or exc}") from None
-        print(f"{target}: {'written' if written else 'unchanged'} ({summary})")
+        hand, orphans, lost = _match_hand_fields(changes, previous)
+    except ValueError as exc:
+        raise _usage(target, f"{exc}; fix or remove it, so that its hand-written fields are not lost") from None
+    new = _render(release, SOURCE_URL.format(release=release), changes, hand, Path(notes_file).name)
+    problems = _check_yaml(new, target, Path(content_dir))
+    if problems:
+        raise ContentError([_in_notes(p, changes, notes_file) for p in problems])
+    for orphan in orphans:
+        print(
+            f"{target}: warning: no re-imported change matches {orphan}; its hand-written fields are dropped",
+            file=sys.stderr,
+        )
+    for anchor in lost:
+        print(
+            f"{target}: warning: {anchor}: no re-imported change cites its PRs or has its text; "
+            "add it to `anchors:` of the change it became, or the build refuses the release page",
+            file=sys.stderr,
+        )
+    if diff:
+        _print_diff(previous or "", new, target)
         return 0
-    except UsageError as exc:
-        print(exc, file=sys.stderr)
-        return 2
-    except ContentError as exc:
-        for problem in exc.problems:
-            print(problem, file=sys.stderr)
-        return 1
+    summary = f"{len(parsed.changes)} changes, {len({p for c in parsed.changes for p in c.prs})} PRs"
+    try:
+        written = write_atomic(Path(target), new.encode("utf-8"))
+    except OSError as exc:
+        raise _usage(target, f"cannot write: {exc.strerror or exc}") from None
+    print(f"{target}: {'written' if written else 'unchanged'} ({summary})")
+    return 0
 
 
 _CHANGE_FIELD = re.compile(r"changes\[(\d+)\]\.?")
@@ -403,16 +400,17 @@ def _joined(changes: list[ImportedChange], key: tuple) -> int | None:
 
 
 def _previous_changes(text: str | None) -> list[dict]:
+    """The `changes:` of the file a re-import replaces, read as `check` reads it (yamlsrc).
+
+    Raises ValueError when it cannot be read: its hand-written fields would be lost."""
     if not text:
         return []
-    try:
-        data = yaml.load(text, Loader=_Loader)
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f" (line {mark.line + 1})" if mark else ""
-        raise ValueError(f"the existing file is not valid YAML{where}") from None
-    if data is None:
+    doc, problems = yamlsrc.parse(text, "")
+    if problems:
+        raise ValueError(f"the existing file is not valid YAML (line {problems[0].line})")
+    if doc is None:
         return []
+    data = doc.data
     if not isinstance(data, dict) or not isinstance(data.get("changes", []), list):
         raise ValueError("the existing file has no `changes:` list")
     return [item for item in data.get("changes") or [] if isinstance(item, dict)]

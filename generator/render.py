@@ -21,6 +21,7 @@ from .enrich import BREAKING_GROUPS, CHANGE_LABELS, release_date_text
 from .model import CHANGE_KINDS, SECTION_TITLES, UPGRADE_GROUPS, Site
 from .pages import ROOT, pages
 from .reads import Compare, Reads
+from .writer import write_atomic
 
 TEMPLATES = ROOT / "templates"
 ASSETS = TEMPLATES / "assets"
@@ -188,19 +189,8 @@ def render_site(
 def write_changed(files: dict[str, bytes], docs_dir: Path) -> list[str]:
     """Write files whose bytes differ, remove stale ones; return the paths written."""
     docs_dir.mkdir(parents=True, exist_ok=True)
-    written = []
-    for rel, data in sorted(files.items()):
-        target = docs_dir / rel
-        try:
-            if target.read_bytes() == data:
-                continue
-        except OSError:
-            pass
-        target.parent.mkdir(parents=True, exist_ok=True)
-        tmp = target.with_name(target.name + ".tmp")
-        tmp.write_bytes(data)
-        tmp.replace(target)
-        written.append(rel)
+    # Not flushed to disk one by one: the Markdown is rebuilt from content/ by every run.
+    written = [rel for rel, data in sorted(files.items()) if write_atomic(docs_dir / rel, data, sync=False)]
     for existing in sorted(docs_dir.rglob("*"), reverse=True):
         rel = existing.relative_to(docs_dir).as_posix()
         if existing.is_file() and rel not in files:

@@ -1,4 +1,5 @@
-"""Validate a document against its JSON Schema; turn each error into a positioned Problem."""
+"""Validate a document against its JSON Schema (generator/schemas/); turn each error into a
+positioned Problem with a did-you-mean. Fills the schemas' section enum from `model.SECTIONS`."""
 
 from __future__ import annotations
 

@@ -73,15 +73,6 @@ def source(url: str) -> str:
     return f"{url}index.md"
 
 
-def url_of(source_path: str) -> str:
-    """The page URL of a Markdown source path (the inverse of `source`)."""
-    if source_path == "index.md":
-        return HOME
-    if not source_path.endswith("/index.md"):
-        raise ValueError(f"not a page source: {source_path}")
-    return source_path[: -len("index.md")]
-
-
 # ---------------------------------------------------------------- files that are not pages
 
 
@@ -290,8 +281,3 @@ def md_link(from_url: str, to: str) -> str:
         return suffix
     path = source(target) if target.endswith("/") or target == "" else target
     return posixpath.relpath(path, from_url or ".") + suffix
-
-
-def absolute(base: str, url: str) -> str:
-    """An absolute URL on the configured site address (base ends with '/')."""
-    return base + url

@@ -12,11 +12,12 @@ import secrets
 from pathlib import Path
 
 
-def write_atomic(path: Path, data: bytes) -> bool:
+def write_atomic(path: Path, data: bytes, *, sync: bool = True) -> bool:
     """Make `path` hold `data`; return False, writing nothing, when it already does.
 
-    The bytes go to a temporary file in the same folder, are flushed to disk, and replace
-    `path` in one step. Missing parent folders are created. Raises OSError when it cannot.
+    The bytes go to a temporary file in the same folder, are flushed to disk (unless `sync` is
+    False: for files a run regenerates anyway), and replace `path` in one step. Missing parent
+    folders are created. Raises OSError when it cannot.
     """
     path = Path(path)
     try:
@@ -32,7 +33,8 @@ def write_atomic(path: Path, data: bytes) -> bool:
         with os.fdopen(fd, "wb") as f:
             f.write(data)
             f.flush()
-            os.fsync(f.fileno())
+            if sync:
+                os.fsync(f.fileno())
         os.replace(tmp, path)
     except BaseException:
         tmp.unlink(missing_ok=True)

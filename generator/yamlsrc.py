@@ -1,4 +1,5 @@
-"""Read one YAML file into plain data plus the position of every node.
+"""Read one YAML file (`read`) or text (`parse`) into plain data plus the position of every node:
+the only YAML reader of content.
 
 PyYAML's composer gives each node a start mark; we convert nodes ourselves so that we can
 refuse what the safe loader lets through silently (duplicate keys, aliases) and keep the
@@ -94,10 +95,16 @@ def read(path: Path, display: str) -> tuple[Document | None, list[Problem]]:
         line = before.count(b"\n") + 1
         col = len(before) - (before.rfind(b"\n") + 1) + 1
         return None, [Problem(display, line, col, f"not UTF-8: byte 0x{raw[exc.start]:02x} cannot be decoded")]
-    if text.startswith("\ufeff"):
-        text = text[1:]
-    if not text.strip() or all(not ln.strip() or ln.lstrip().startswith("#") for ln in text.splitlines()):
+    doc, problems = parse(text.removeprefix("\ufeff"), display)
+    if doc is None and not problems:
         return None, [Problem(display, 1, 1, "file is empty")]
+    return doc, problems
+
+
+def parse(text: str, display: str) -> tuple[Document | None, list[Problem]]:
+    """Parse YAML text (read from `display`) as `read` does; (None, []) when it holds no data."""
+    if not text.strip() or all(not ln.strip() or ln.lstrip().startswith("#") for ln in text.splitlines()):
+        return None, []
     try:
         refused = _refuse_before_composing(text, display)
         if refused:
@@ -124,7 +131,7 @@ def read(path: Path, display: str) -> tuple[Document | None, list[Problem]]:
     except yaml.YAMLError as exc:  # composer errors without a mark
         return None, [Problem(display, 1, 1, f"YAML error: {exc}")]
     if node is None:
-        return None, [Problem(display, 1, 1, "file is empty")]
+        return None, []
     positions: dict = {}
     key_positions: dict = {}
     try:
@@ -133,7 +140,7 @@ def read(path: Path, display: str) -> tuple[Document | None, list[Problem]]:
         m = exc.node.start_mark
         return None, [Problem(display, m.line + 1, m.column + 1, exc.message)]
     if data is None:  # `---` alone, or `~`
-        return None, [Problem(display, 1, 1, "file is empty")]
+        return None, []
     return Document(display, data, positions, key_positions), []
 
 

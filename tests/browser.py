@@ -1,8 +1,8 @@
 """Browser-test helpers: serve a built site on 127.0.0.1, drive Debian's Chromium with Playwright.
 
-Fixtures (imported into conftest.py, so every test module can ask for them):
+Fixtures (imported into conftest.py, so every test module can ask for them; `served`, the real
+site's address, is conftest's: the real build is shared with the tests that read its files):
     browser   one headless Chromium per test module
-    served    base URL of the real site, e.g. "http://127.0.0.1:41234/", built for that address
     page      a fresh page in its own browser context (no storage shared between tests)
     watch     what `page` does: requests, console errors, page errors, dialogs
 
@@ -15,9 +15,6 @@ from __future__ import annotations
 import contextlib
 import functools
 import http.server
-import os
-import subprocess
-import sys
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -94,23 +91,6 @@ def serve(directory: Path, *, build=None) -> Iterator[str]:
             server.shutdown()
             thread.join()
         server.server_close()
-
-
-def build_site(out: Path, site_url: str, content: Path | None = None) -> Path:
-    """`python -m generator build` (the real content by default) for site_url into out/site."""
-    args = ["build", "--site", str(out / "site"), "--docs", str(out / "docs")]
-    if content is not None:
-        args += ["--content", str(content)]
-    proc = subprocess.run(
-        [sys.executable, "-m", "generator", *args],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        env={**os.environ, "SITE_URL": site_url},
-    )
-    assert proc.returncode == 0, proc.stderr
-    return out / "site"
 
 
 @contextlib.contextmanager
@@ -222,14 +202,6 @@ def browser():
     test module may launch its own."""
     with chromium() as b:
         yield b
-
-
-@pytest.fixture(scope="session")
-def served(tmp_path_factory) -> Iterator[str]:
-    """The real content, built once for the address it is served at."""
-    out = tmp_path_factory.mktemp("served")
-    with serve(out / "site", build=lambda url: build_site(out, url)) as url:
-        yield url
 
 
 @pytest.fixture

@@ -1,13 +1,21 @@
-"""Shared fixtures: the small fixture content, golden-file comparison, a built real site."""
+"""Shared fixtures: the small fixture content, golden-file comparison, the CLI runner, and the real
+content loaded once per process (`real_model`) and built once per session (`real_build`)."""
 
 from __future__ import annotations
 
+import functools
+import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+
+from generator.build import site_model
+from generator.model import Site
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURE = ROOT / "tests" / "fixtures" / "content"
@@ -49,20 +57,79 @@ def content_copy(tmp_path) -> Path:
     return dest
 
 
-def run_cli(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
-    """python -m generator ARGS, as a user runs it."""
+def run_cli(
+    *args: str,
+    cwd: Path = ROOT,
+    env: dict[str, str] | None = None,
+    via: tuple[str, ...] = ("-m", "generator"),
+    timeout: int = 300,
+) -> subprocess.CompletedProcess:
+    """python -m generator ARGS, as a user runs it: the one way tests run the CLI.
+
+    env adds to (or overrides) the environment; via replaces `-m generator` by what starts the CLI
+    another way (`-c SCRIPT ...`, e.g. under resource limits or killed at a point)."""
     return subprocess.run(
-        [sys.executable, "-m", "generator", *args], cwd=cwd, capture_output=True, text=True, timeout=300
+        [sys.executable, *via, *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env={**os.environ, **env} if env else None,
     )
 
 
+@functools.cache
+def real_model() -> Site:
+    """The real content, loaded and enriched once per test process (the model is frozen)."""
+    return site_model(ROOT / "content")
+
+
+@dataclass(frozen=True)
+class RealBuild:
+    """The real content built once per test session with mkdocs --strict, served at `url`."""
+
+    site: Path  # the built HTML
+    docs: Path  # the generated Markdown it was built from
+    url: str  # its address (SITE_URL), under a sub-path: http://127.0.0.1:<port>/atlas/
+
+
+SUB_PATH = "atlas/"
+
+
 @pytest.fixture(scope="session")
-def real_site(tmp_path_factory) -> Path:
-    """The real content built once with mkdocs --strict."""
+def real_build(tmp_path_factory) -> Iterator[RealBuild]:
+    """The one real-content build of a test session, shared by the file tests (`real_site`) and the
+    browser tests (`served`). It is built for the address it is served at, under a sub-path as a wiki's
+    static host would serve it: the API and feeds carry that address, and Material's instant
+    navigation compares a link's port with the sitemap's."""
+    from tests.browser import serve
+
     out = tmp_path_factory.mktemp("real")
-    proc = run_cli("build", "--site", str(out / "site"), "--docs", str(out / "docs"))
-    assert proc.returncode == 0, proc.stderr
-    return out / "site"
+    root = out / "root"
+    root.mkdir()
+    holder: dict[str, RealBuild] = {}
+
+    def build(url: str) -> None:
+        site, docs = out / "site", out / "docs"
+        proc = run_cli("build", "--site", str(site), "--docs", str(docs), env={"SITE_URL": url + SUB_PATH})
+        assert proc.returncode == 0, proc.stderr
+        (root / SUB_PATH.strip("/")).symlink_to(site, target_is_directory=True)
+        holder["build"] = RealBuild(site, docs, url + SUB_PATH)
+
+    with serve(root, build=build):
+        yield holder["build"]
+
+
+@pytest.fixture(scope="session")
+def real_site(real_build) -> Path:
+    """The real content built once with mkdocs --strict (the session's one real build)."""
+    return real_build.site
+
+
+@pytest.fixture(scope="session")
+def served(real_build) -> str:
+    """Base URL of the real site, e.g. "http://127.0.0.1:41234/atlas/", built for that address."""
+    return real_build.url
 
 
 @pytest.fixture(scope="session")
@@ -75,4 +142,4 @@ def fixture_site(tmp_path_factory) -> Path:
 
 
 # Browser fixtures (browser, served, page, watch): helpers and fixtures live in tests/browser.py.
-from tests.browser import browser, page, served, watch  # noqa: E402, F401
+from tests.browser import browser, page, watch  # noqa: E402, F401

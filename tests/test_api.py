@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -13,11 +11,10 @@ from urllib.parse import urlsplit
 import jsonschema
 
 from generator.api import SCHEMA
-from tests.conftest import FIXTURE, REAL_RELEASES, ROOT
+from tests.conftest import FIXTURE, REAL_RELEASES, RealBuild, run_cli
 from tests.crawl import broken_links
 
 ATOM = "{http://www.w3.org/2005/Atom}"
-LOCAL = "http://127.0.0.1:8000/"
 
 
 def validator(name: str) -> jsonschema.Draft202012Validator:
@@ -27,13 +24,15 @@ def validator(name: str) -> jsonschema.Draft202012Validator:
     )
 
 
-def to_file(site: Path, url: str, base: str = LOCAL) -> Path:
+def to_file(site: Path, url: str, base: str) -> Path:
+    """The file of `site` (built for `base`) that an absolute URL of it opens."""
     assert url.startswith(base), url
     rel = urlsplit(url).path[len(urlsplit(base).path) :]
     return site / rel / "index.html" if rel == "" or rel.endswith("/") else site / rel
 
 
-def test_every_api_file_validates_against_the_schema(real_site: Path):
+def test_every_api_file_validates_against_the_schema(real_build: RealBuild):
+    real_site = real_build.site
     api = real_site / "api/v1"
     index = json.loads((api / "releases.json").read_text())
     validator("releases_index").validate(index)
@@ -41,7 +40,7 @@ def test_every_api_file_validates_against_the_schema(real_site: Path):
     for release in index["releases"]:
         data = json.loads((api / "releases" / f"{release['version']}.json").read_text())
         validator("release").validate(data)
-        assert to_file(real_site, release["url"]).exists()
+        assert to_file(real_site, release["url"], real_build.url).exists()
     features = json.loads((api / "features.json").read_text())
     validator("features_index").validate(features)
     compile_ = next(f for f in features["features"] if f["id"] == "torch-compile")
@@ -53,7 +52,8 @@ def test_every_api_file_validates_against_the_schema(real_site: Path):
     assert (api / "schema.json").read_bytes() == SCHEMA.read_bytes()
 
 
-def test_feeds_parse_and_their_links_resolve(real_site: Path):
+def test_feeds_parse_and_their_links_resolve(real_build: RealBuild):
+    real_site = real_build.site
     feeds = [real_site / "feed.xml"] + sorted((real_site / "backends").glob("*/feed.xml"))
     assert len(feeds) >= 7
     for feed in feeds:
@@ -67,34 +67,15 @@ def test_feeds_parse_and_their_links_resolve(real_site: Path):
             assert titles == [f"PyTorch {v}" for v in REAL_RELEASES[::-1]]
         for link in root.iter(f"{ATOM}link"):
             href = link.get("href")
-            assert to_file(real_site, href.split("#")[0]).exists(), (feed, href)
+            assert to_file(real_site, href.split("#")[0], real_build.url).exists(), (feed, href)
     home = (real_site / "index.html").read_text()
     assert 'type="application/atom+xml"' in home and "feed.xml" in home
 
 
-def build_fixture(content: Path, out: Path, manifest: Path, **env) -> subprocess.CompletedProcess:
+def build_fixture(content: Path, out: Path, manifest: Path, **env: str) -> subprocess.CompletedProcess:
     """python -m generator build on a fixture, guarding the given manifest."""
-    return subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "generator",
-            "build",
-            "--content",
-            str(content),
-            "--site",
-            str(out / "site"),
-            "--docs",
-            str(out / "docs"),
-            "--manifest",
-            str(manifest),
-        ],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        env={**os.environ, **env},
-    )
+    args = ["--content", str(content), "--site", str(out / "site"), "--docs", str(out / "docs")]
+    return run_cli("build", *args, "--manifest", str(manifest), env=env)
 
 
 def test_manifest_guard_fails_when_a_published_page_disappears(content_copy, tmp_path):
@@ -163,27 +144,8 @@ def test_sub_path_hosting_over_http(tmp_path):
 
     def build(url: str) -> None:
         holder["base"] = url + "atlas/"
-        proc = subprocess.run(
-            [
-                sys.executable,
-                "-m",
-                "generator",
-                "build",
-                "--content",
-                str(FIXTURE),
-                "--site",
-                str(root / "atlas"),
-                "--docs",
-                str(tmp_path / "docs"),
-                "--manifest",
-                str(tmp_path / "urls.txt"),
-            ],
-            cwd=ROOT,
-            capture_output=True,
-            text=True,
-            timeout=300,
-            env={**os.environ, "SITE_URL": holder["base"]},
-        )
+        args = ["--content", str(FIXTURE), "--site", str(root / "atlas"), "--docs", str(tmp_path / "docs")]
+        proc = run_cli("build", *args, "--manifest", str(tmp_path / "urls.txt"), env={"SITE_URL": holder["base"]})
         assert proc.returncode == 0, proc.stderr
 
     with serve(root, build=build) as _:

@@ -8,7 +8,6 @@ same content gives the same bytes in every file, whatever the folder, hash seed 
 from __future__ import annotations
 
 import hashlib
-import os
 import shutil
 import signal
 import subprocess
@@ -19,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from generator import build as pipeline
-from tests.conftest import FIXTURE, ROOT, run_cli
+from tests.conftest import FIXTURE, ROOT, real_model, run_cli
 
 
 def tree(root: Path) -> dict[str, str]:
@@ -40,19 +39,11 @@ def leftovers(site: Path) -> list[str]:
 
 
 def build_cli(content: Path | None, site: Path, docs: Path, **env: str) -> subprocess.CompletedProcess:
+    """python -m generator build of content (the real content when None) into site, with env added."""
     args = ["build", "--site", str(site), "--docs", str(docs)]
     if content is not None:
         args += ["--content", str(content)]
-    if not env:
-        return run_cli(*args)
-    return subprocess.run(
-        [sys.executable, "-m", "generator", *args],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        env={**os.environ, **env},
-    )
+    return run_cli(*args, env=env)
 
 
 @pytest.fixture(scope="module")
@@ -206,9 +197,8 @@ deleting the old copy."""
 
 def killed_build(site: Path, docs: Path, point: str) -> subprocess.CompletedProcess:
     """`python -m generator build` of the fixture content into site, SIGKILLed at point."""
-    args = ["build", "--content", str(FIXTURE), "--site", str(site), "--docs", str(docs)]
-    return subprocess.run(
-        [sys.executable, "-c", HOOKED_BUILD, point, *args], cwd=ROOT, capture_output=True, text=True, timeout=300
+    return run_cli(
+        "build", "--content", str(FIXTURE), "--site", str(site), "--docs", str(docs), via=("-c", HOOKED_BUILD, point)
     )
 
 
@@ -269,25 +259,26 @@ def test_fixture_built_by_two_processes_with_other_hash_seeds_is_byte_identical(
     assert_same_site(*sites, "releases/2.8/index.html")
 
 
-def test_two_builds_of_the_real_content_are_byte_identical(real_site, real_content, tmp_path):
+def test_two_builds_of_the_real_content_are_byte_identical(real_build, real_content, tmp_path):
     """Content and site in other folders, another hash seed and time zone, and a SOURCE_DATE_EPOCH
-    the build must override."""
+    the build must override; the same address as the session's real build."""
     proc = build_cli(
         real_content,
         tmp_path / "elsewhere" / "public",
         tmp_path / "md",
+        SITE_URL=real_build.url,
         PYTHONHASHSEED="12345",
         TZ="Pacific/Kiritimati",
         SOURCE_DATE_EPOCH="1",
     )
     assert proc.returncode == 0, proc.stderr
-    assert_same_site(tree(real_site), tree(tmp_path / "elsewhere" / "public"), "releases/2.12/index.html")
+    assert_same_site(tree(real_build.site), tree(tmp_path / "elsewhere" / "public"), "releases/2.12/index.html")
 
 
 def test_sitemap_dates_come_from_the_content(real_site):
     """lastmod is the newest release date, not the day of the build."""
     sitemap = (real_site / "sitemap.xml").read_text(encoding="utf-8")
-    latest = max(pipeline.site_model(ROOT / "content").releases, key=lambda r: r.date).date.isoformat()
+    latest = max(real_model().releases, key=lambda r: r.date).date.isoformat()
     dates = {
         line.strip()[len("<lastmod>") : -len("</lastmod>")] for line in sitemap.splitlines() if "<lastmod>" in line
     }

@@ -8,7 +8,6 @@ through `python -m generator` the way an author (or an attacker with a pull requ
 from __future__ import annotations
 
 import subprocess
-import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -17,7 +16,7 @@ import pytest
 
 from generator.textfilters import _blocks, _text, rich
 from generator.yamlsrc import MAX_BYTES, MAX_DEPTH
-from tests.conftest import ROOT, run_cli
+from tests.conftest import run_cli
 
 REL = "releases/2.8.yaml"
 
@@ -333,13 +332,7 @@ def run_limited(*args: str, memory: int = 1 << 30, cpu: int = 10) -> subprocess.
     `cpu` seconds of processor time (about ten times what a refusal costs) is killed, so it
     fails `cli_problems` (exit code 1, no traceback). No wall-clock time is asserted.
     """
-    return subprocess.run(
-        [sys.executable, "-c", LIMITED.format(memory=memory, cpu=cpu), *args],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    return run_cli(*args, via=("-c", LIMITED.format(memory=memory, cpu=cpu)), timeout=60)
 
 
 def billion_laughs(levels: int = 10) -> str:

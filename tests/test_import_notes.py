@@ -483,18 +483,18 @@ def test_dropped_hand_written_fields_are_reported(notes, tmp_path, capsys):
 def test_bad_release_is_refused(notes, tmp_path, capsys, release):
     assert run(notes, tmp_path, release=release) == 2
     err = capsys.readouterr().err
-    assert err.startswith(f"{notes}: --release ") and err.count("\n") == 1
+    assert err.startswith(f"error: {notes}: --release ") and err.count("\n") == 1
     assert not (tmp_path / "content").exists()
 
 
 def test_missing_and_undecodable_files_are_refused(tmp_path, capsys):
     missing = tmp_path / "nope.md"
     assert run(missing, tmp_path) == 2
-    assert capsys.readouterr().err == f"{missing}: no such file\n"
+    assert capsys.readouterr().err == f"error: {missing}: no such file\n"
     latin = tmp_path / "latin1.md"
     latin.write_bytes(b"# Bug Fixes\n- caf\xe9 (#1)\n")
     assert run(latin, tmp_path) == 2
-    assert capsys.readouterr().err == f"{latin}: not UTF-8 text: byte 0xe9 on line 2 cannot be decoded\n"
+    assert capsys.readouterr().err == f"error: {latin}: not UTF-8 text: byte 0xe9 on line 2 cannot be decoded\n"
 
 
 def test_broken_previous_file_is_not_overwritten(notes, tmp_path, capsys):
@@ -503,7 +503,7 @@ def test_broken_previous_file_is_not_overwritten(notes, tmp_path, capsys):
     target.write_text("changes: [\n  note: lost?\n", encoding="utf-8")
     assert run(notes, tmp_path) == 2
     err = capsys.readouterr().err.splitlines()
-    assert err[-1].startswith(f"{target}: the existing file is not valid YAML")
+    assert err[-1].startswith(f"error: {target}: the existing file is not valid YAML (line 3)")
     assert target.read_text(encoding="utf-8") == "changes: [\n  note: lost?\n"
 
 
@@ -560,7 +560,8 @@ def test_pathological_notes_are_refused_and_nothing_is_written(tmp_path, text, e
     args = ("import-notes", str(notes_path), "--release", "2.99", "--content", str(tmp_path / "content"))
 
     proc = run_cli(*args)
-    assert (proc.returncode, proc.stderr, proc.stdout) == (1, f"{notes_path.parent}/{message}\n", "")
+    refused = f"{notes_path.parent}/{message}\n1 problem found.\n"  # as `check` reports it
+    assert (proc.returncode, proc.stderr, proc.stdout) == (1, refused, "")
     assert not target.exists() and not (tmp_path / "content").exists()
 
     target.parent.mkdir(parents=True)
@@ -568,7 +569,7 @@ def test_pathological_notes_are_refused_and_nothing_is_written(tmp_path, text, e
     before = target.read_bytes()
     os.utime(target, (1_000_000, 1_000_000))
     proc = run_cli(*args)
-    assert (proc.returncode, proc.stderr) == (1, f"{notes_path.parent}/{message}\n")
+    assert (proc.returncode, proc.stderr) == (1, refused)
     assert "Traceback" not in proc.stdout + proc.stderr
     assert target.read_bytes() == before and target.stat().st_mtime == 1_000_000
     assert [p.name for p in target.parent.iterdir()] == ["2.99.yaml"]  # no temporary file left
@@ -582,7 +583,9 @@ def test_nested_groups_too_deep_to_read_are_refused_not_crashed_on(tmp_path, cap
     notes_path = tmp_path / "notes.md"
     notes_path.write_text(text, encoding="utf-8")
     assert run(notes_path, tmp_path) == 1
-    assert capsys.readouterr().err == f"{notes_path}:{MAX_DEPTH + 2}: bullet list nested 33 levels deep; at most 32\n"
+    assert capsys.readouterr().err == (
+        f"{notes_path}:{MAX_DEPTH + 2}: bullet list nested 33 levels deep; at most 32\n1 problem found.\n"
+    )
     assert not (tmp_path / "content").exists()
 
 
@@ -619,16 +622,18 @@ def test_yaml_the_loader_would_refuse_is_not_written(notes, tmp_path, capsys):
     capsys.readouterr()
     assert run(notes, tmp_path) == 1
     err = capsys.readouterr().err.splitlines()
+    assert err[-1] == "1 problem found."
     assert re.fullmatch(
-        rf"{re.escape(str(target))}:\d+:\d+: changes\[\d+\]\.backends\[0\]: unknown backend 'cuad'.*", err[-1]
+        rf"{re.escape(str(target))}:\d+:\d+: changes\[\d+\]\.backends\[0\]: unknown backend 'cuad'.*", err[-2]
     )
     assert target.read_text(encoding="utf-8") == edited
 
     misnamed = content / "changes" / "2.98.yaml"
     assert run(notes, tmp_path, output=str(misnamed)) == 1
-    assert capsys.readouterr().err.splitlines()[-1] == (
-        f"{misnamed}:5:10: release: file is named '2.98' but holds release 2.99: name it 2.99.yaml"
-    )
+    assert capsys.readouterr().err.splitlines()[-2:] == [
+        f"{misnamed}:5:10: release: file is named '2.98' but holds release 2.99: name it 2.99.yaml",
+        "1 problem found.",
+    ]
     assert not misnamed.exists()
 
 
@@ -692,7 +697,7 @@ def test_a_refused_change_is_named_by_its_line_in_the_notes_with_a_short_excerpt
     assert run(notes_path, tmp_path) == 1
     err = capsys.readouterr().err
     assert err.startswith(f"{notes_path}:4: the change's text: 400,007 characters long, at most 20,000: '- xxx")
-    assert err.count("\n") == 1 and len(err) < 400
+    assert err.endswith("\n1 problem found.\n") and err.count("\n") == 2 and len(err) < 400
     assert not (tmp_path / "content").exists()
 
 

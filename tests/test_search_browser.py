@@ -10,27 +10,19 @@ from __future__ import annotations
 import pytest
 import yaml
 
-from tests.browser import SEARCH_QUERIES, build_site, new_page, query_ranks, search, serve, watch_page
+from tests.browser import SEARCH_QUERIES, new_page, query_ranks, search, watch_page
+from tests.conftest import SUB_PATH
 
 pytestmark = pytest.mark.browser
 
 QUERIES = yaml.safe_load(SEARCH_QUERIES.read_text(encoding="utf-8"))
-SUB_PATH = "atlas/"
 
 
 @pytest.fixture(scope="module")
-def atlas(tmp_path_factory) -> str:
-    """The real site built for, and served at, http://127.0.0.1:<port>/atlas/."""
-    out = tmp_path_factory.mktemp("subpath")
-    root = out / "root"
-    root.mkdir()
-
-    def build(url: str) -> None:
-        build_site(out, url + SUB_PATH)
-        (root / SUB_PATH.strip("/")).symlink_to(out / "site", target_is_directory=True)
-
-    with serve(root, build=build) as url:
-        yield url + SUB_PATH
+def atlas(served) -> str:
+    """The real site, served at http://127.0.0.1:<port>/atlas/ (the session's shared build)."""
+    assert served.endswith("/" + SUB_PATH), served
+    return served
 
 
 @pytest.fixture(scope="module")

@@ -8,9 +8,8 @@ from pathlib import Path
 import yaml
 
 from generator import pages
-from generator.build import site_model
 from tests.browser import PAGE_KINDS
-from tests.conftest import LATEST, ROOT
+from tests.conftest import LATEST, ROOT, RealBuild, real_model
 from tests.crawl import broken_links
 
 CONTENT = ROOT / "content"
@@ -33,13 +32,14 @@ RELEASES = [
 ]
 
 
-def test_real_site_builds_and_every_internal_link_resolves(real_site: Path):
+def test_real_site_builds_and_every_internal_link_resolves(real_build: RealBuild):
+    real_site = real_build.site
     assert (real_site / "index.html").exists()
     for version in RELEASES:
         assert (real_site / "releases" / version / "index.html").exists(), version
     for page in ("releases", "features", "backends", "tiers", "contributors", "compatibility"):
         assert (real_site / page / "index.html").exists(), page
-    assert broken_links(real_site) == []
+    assert broken_links(real_site, base=real_build.url) == []  # 404.html links from the site's own path
 
 
 def test_fixture_site_links_resolve(fixture_site: Path):
@@ -70,7 +70,7 @@ def test_crawler_reports_a_broken_link_and_anchor(tmp_path: Path):
 
 
 def test_counts_of_the_issue_releases():
-    site = site_model(CONTENT)
+    site = real_model()
     by_version = {r.version: r for r in site.releases}
     assert [r.version for r in site.releases] == RELEASES
     assert (by_version["2.0"].commits, by_version["2.0"].contributor_count) == (4541, 428)
@@ -82,7 +82,7 @@ def test_counts_of_the_issue_releases():
 
 def test_every_announced_feature_is_present():
     """Coverage: each feature a release's tier table or highlights name is in its YAML."""
-    site = site_model(CONTENT)
+    site = real_model()
     # An entry answers to its id and to its former ids (a feature renamed or split keeps them).
     by_version = {r.version: {i for e in r.entries for i in (e.id, *e.aliases)} for r in site.releases}
     files = sorted((ROOT / "tests/data/announced").glob("*.yaml"))
@@ -99,7 +99,7 @@ def test_every_announced_feature_is_present():
 
 
 def test_lifecycles_span_releases_and_backends_have_rows():
-    site = site_model(CONTENT)
+    site = real_model()
     spanning = [f for f in site.features if len({e.release for e in f.entries}) >= 2]
     assert len(spanning) >= 20, [f.id for f in spanning]
     for view in site.backend_views:
@@ -112,7 +112,7 @@ def test_lifecycles_span_releases_and_backends_have_rows():
 
 
 def test_matrix_rows_cover_every_release_and_grow_with_entries_not_releases():
-    site = site_model(CONTENT)
+    site = real_model()
     for row in site.timeline.rows:
         assert sum(c.span for c in row.cells) == len(RELEASES), row.feature.id
         # At most: one leading run, each entry, one run after each entry, and one more split
@@ -126,10 +126,9 @@ def test_matrix_rows_cover_every_release_and_grow_with_entries_not_releases():
 def test_every_breaking_change_and_deprecation_says_what_to_do():
     """Every release with a change list (2.5 onwards): each breaking change and deprecation has a note
     of ours (a full sentence) and a kind; each tracked regression says what fails and how to avoid it."""
-    from generator.build import site_model
     from generator.model import CHANGE_KINDS
 
-    site = site_model(ROOT / "content")
+    site = real_model()
     checked: dict[str, int] = {}
     regressions: dict[str, int] = {}
     for release in site.releases:
@@ -163,7 +162,7 @@ def test_upgrade_guide_lists_default_changes_from_every_section_and_leaves_out_w
         "<code>options&#61;&#123;&#34;reorder&#95;for&#95;peak&#95;memory&#34;&#58; False&#125;</code>" in rows[137205]
     )
     assert "5 minutes" in rows[172674]
-    site = site_model(CONTENT)
+    site = real_model()
     views = [
         v
         for r in site.releases
@@ -179,7 +178,7 @@ def test_upgrade_guide_lists_default_changes_from_every_section_and_leaves_out_w
 
 def test_family_pages_tell_each_family_across_its_releases():
     """Issue #12's done-when: a family page answers "what happened to X from 2.1 to 2.12"."""
-    site = site_model(CONTENT)
+    site = real_model()
     at_least = {"torch-compile": 8, "torch-export": 5, "aotinductor": 3, "flex-attention": 6}
     for fid, releases in at_least.items():
         page = site.family_by_id.get(fid)
@@ -207,7 +206,7 @@ def test_family_pages_tell_each_family_across_its_releases():
 
 
 def test_every_entry_names_a_catalogue_feature_whose_area_it_takes():
-    site = site_model(CONTENT)
+    site = real_model()
     catalogue = {f.id: f for f in site.content.catalogue}
     for release in site.releases:
         for entry in release.entries:
@@ -239,7 +238,7 @@ def test_lifecycle_cells_hold_tiers_and_show_the_change_beside_them():
     ("Improved", "New") is the cell's change, shown beside the tier."""
     from generator.enrich import CHANGE_LABELS, NO_TIER
 
-    site = site_model(CONTENT)
+    site = real_model()
     tier_labels = {t.label for t in site.content.tiers} | {NO_TIER, ""}
     carried_improvement = None
     for feature in site.features:
@@ -292,7 +291,7 @@ def test_home_is_a_way_in(real_site: Path):
 def test_changes_naming_a_features_api_show_on_its_page():
     """A change whose record line names flex_attention or fully_shard is on that feature's page,
     and most breaking changes and deprecations are tied to a feature (the rest fit none)."""
-    site = site_model(CONTENT)
+    site = real_model()
     views = [
         view
         for release in site.releases
@@ -310,7 +309,7 @@ def test_changes_naming_a_features_api_show_on_its_page():
 
 
 def test_browser_tests_visit_one_page_of_every_kind():
-    kinds = {page.template for page in pages.pages(site_model(CONTENT))}
+    kinds = {page.template for page in pages.pages(real_model())}
     assert set(PAGE_KINDS) == kinds
 
 

@@ -7,8 +7,7 @@ import re
 
 import pytest
 
-from generator.build import site_model
-from tests.conftest import ROOT
+from tests.conftest import ROOT, real_model
 from tests.test_import_notes import NOTES_FILES, SOURCES
 
 CONTENT = ROOT / "content"
@@ -32,7 +31,7 @@ def source_files() -> dict[str, str]:
 def test_every_cited_pr_is_in_the_source_the_entry_names():
     texts = source_files()
     missing, checked = [], 0
-    for release in site_model(CONTENT).releases:
+    for release in real_model().releases:
         for entry in release.entries:
             if entry.source not in texts:
                 continue
@@ -46,6 +45,6 @@ def test_every_cited_pr_is_in_the_source_the_entry_names():
 
 def test_every_docs_link_of_the_catalogue_is_in_a_source():
     corpus = "\n".join(source_files().values())
-    links = [(f.id, f.docs) for f in site_model(CONTENT).content.catalogue if f.docs]
+    links = [(f.id, f.docs) for f in real_model().content.catalogue if f.docs]
     assert len(links) >= 30
     assert [(fid, url) for fid, url in links if url not in corpus] == []

@@ -5,10 +5,7 @@ that change or feature."""
 from __future__ import annotations
 
 import html
-import os
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -147,10 +144,9 @@ def test_symbol_pages_are_the_same_from_processes_with_other_hash_seeds():
     )
 
     def digest(seed: str) -> str:
-        env = {**os.environ, "PYTHONHASHSEED": seed}
-        return subprocess.run(
-            [sys.executable, "-c", script], cwd=ROOT, env=env, capture_output=True, text=True, check=True
-        ).stdout
+        proc = run_cli(via=("-c", script), env={"PYTHONHASHSEED": seed})
+        assert proc.returncode == 0, proc.stderr
+        return proc.stdout
 
     assert digest("1") == digest("2") != ""
 

@@ -7,11 +7,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from generator.build import site_model
 from generator.enrich import area_default, area_rules, derived_features, enrich
 from generator.load import load
 from generator.model import CatalogueFeature
-from tests.conftest import ROOT
+from tests.conftest import real_model
 from tests.test_load import CATALOGUE, edit, problems
 
 
@@ -89,7 +88,7 @@ def test_the_fixture_change_gets_the_default_and_the_page_shows_it(content_copy)
 def test_every_change_of_the_real_content_in_a_defaulted_area_carries_that_family():
     """Applied to all change lists: no Inductor, Dynamo, export, distributed, MPS, XPU or ROCm
     change is left without its family or a member of it."""
-    site = site_model(ROOT / "content")
+    site = real_model()
     rules = area_rules(site.content.catalogue)
     checked = 0
     for release in site.releases:

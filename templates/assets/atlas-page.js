@@ -116,37 +116,29 @@
   }
   window.addEventListener("resize", initScrollwraps);
 
-  /* ---- Matrices open on the newest releases: the newest column is the one readers want. ---- */
-  function initMatrices() {
-    document.querySelectorAll(".atlas-matrix-wrap").forEach(function (wrap) {
-      wrap.scrollLeft = wrap.scrollWidth;
-    });
-  }
-
-  /* ---- Matrices: the sticky feature column never half-covers a release column. The box is cut
-     to a whole number of release columns and opens at the newest end on a column's start, so
-     every release column shown is shown whole. (A reader who scrolls by hand can still stop
-     between two columns.) ---- */
+  /* ---- Matrices: the sticky feature column never half-covers a release column. Columns differ
+     in width, so the box is cut to the width at which, scrolled to its newest end, it begins on a
+     release column's start: every release column shown is shown whole, the newest one included.
+     (A reader who scrolls by hand can still stop between two columns.) ---- */
   function fitMatrix(wrap) {
-    const heads = wrap.querySelectorAll("thead th");
-    if (heads.length < 3) return;
+    const table = wrap.querySelector("table"), heads = wrap.querySelectorAll("thead th");
+    if (!table || heads.length < 3) return;
     wrap.style.maxWidth = "";
-    const sticky = heads[1].offsetLeft, column = heads[2].offsetLeft - heads[1].offsetLeft;
-    const room = wrap.clientWidth;
-    if (wrap.scrollWidth > room && column > 0) {
-      const whole = Math.max(1, Math.floor((room - sticky) / column));
-      wrap.style.maxWidth = sticky + whole * column + "px";
+    const room = wrap.clientWidth, total = wrap.scrollWidth;
+    if (total <= room) return;
+    const origin = table.getBoundingClientRect().left;
+    const left = function (th) { return th.getBoundingClientRect().left - origin; };
+    const sticky = left(heads[1]);  // the feature column's width: where release columns begin
+    for (let k = 1; k < heads.length; k++) {
+      const width = total + sticky - left(heads[k]);  // begins on column k once scrolled to the end
+      if (width <= room) { wrap.style.maxWidth = width + "px"; return; }
     }
   }
 
   function initMatrices() {
     document.querySelectorAll(".atlas-matrix-wrap").forEach(function (wrap) {
       fitMatrix(wrap);
-      // The newest end, at a column's start: the release column the box begins with is whole.
-      const heads = Array.from(wrap.querySelectorAll("thead th")).slice(1);
-      const sticky = heads.length ? heads[0].offsetLeft : 0, end = wrap.scrollWidth - wrap.clientWidth;
-      const starts = heads.map(function (th) { return th.offsetLeft - sticky; }).filter(function (x) { return x <= end + 1; });
-      wrap.scrollLeft = starts.length ? starts[starts.length - 1] : end;
+      wrap.scrollLeft = wrap.scrollWidth;  // the newest end: the release readers come for
     });
   }
   window.addEventListener("resize", function () { document.querySelectorAll(".atlas-matrix-wrap").forEach(fitMatrix); });
