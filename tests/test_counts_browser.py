@@ -7,9 +7,8 @@ import re
 
 import pytest
 
-from generator.build import site_model
 from generator.enrich import BREAKING_GROUPS, guide
-from tests.conftest import LATEST, ROOT
+from tests.conftest import LATEST, real_model
 
 pytestmark = pytest.mark.browser
 
@@ -31,7 +30,7 @@ def test_compare_and_upgrade_give_the_same_counts(page, served, start, end, back
     compare = _counts(page, served + "compare/" + query, "atlas-compare-result")
     upgrade = _counts(page, served + "upgrade/" + query, "atlas-upgrade-result")
     assert compare == upgrade
-    expected = {g: len(items) for g, items in guide(site_model(ROOT / "content"), start, end, backend).items()}
+    expected = {g: len(items) for g, items in guide(real_model(), start, end, backend).items()}
     assert upgrade == expected
     # The guide leads with what can break code: breaking changes, removals, default changes.
     headline = page.locator("#atlas-upgrade-result p.atlas-upgrade-headline").inner_text()

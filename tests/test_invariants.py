@@ -14,14 +14,14 @@ from generator.enrich import NO_TIER, enrich, guide, home
 from generator.errors import ContentError
 from generator.load import load
 from generator.model import Cell
-from tests.conftest import ROOT, run_cli
+from tests.conftest import ROOT, real_model, run_cli
 
 REAL = ROOT / "content"
 
 
 @pytest.fixture(scope="module")
 def real():
-    return site_model(REAL)
+    return real_model()
 
 
 def edit(content: Path, rel: str, old: str, new: str) -> None:
