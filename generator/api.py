@@ -18,8 +18,9 @@ def _dump(data) -> bytes:
     return (json.dumps(data, indent=1, sort_keys=True, ensure_ascii=False) + "\n").encode("utf-8")
 
 
-def _entry(entry: Entry, base: str) -> dict:
+def _entry(entry: Entry, base: str, group: str = "") -> dict:
     return {
+        "group": group,
         "id": entry.id,
         "release": entry.release,
         "title": entry.title,
@@ -91,6 +92,8 @@ def render_api(site: Site, base: str) -> dict[str, tuple[tuple, object]]:
 def _release(release: Release, view, base: str) -> bytes:
     page = base + urls.release(release.version)
     c = release.compatibility
+    # The upgrade step of the release page lists these entries; /upgrade/ and /compare/ read it here.
+    group_of = {e.id: g.id for g in view.upgrade for e in g.entries}
     data = _release_summary(release, base) | {
         "summary": release.summary,
         "compatibility": None
@@ -101,9 +104,13 @@ def _release(release: Release, view, base: str) -> bytes:
             "cuda_stable": [cu.version for cu in c.cuda_stable],
             "cuda_experimental": [cu.version for cu in c.cuda_experimental],
             "rocm": c.rocm,
+            "source": c.source,
+            "alternatives": [
+                {"field": a.field, "value": a.value, "context": a.context, "source": a.source} for a in c.alternatives
+            ],
         },
         "patches": [{"version": p.version, "date": p.date} for p in release.patches],
-        "entries": [_entry(e, base) for e in release.entries],
+        "entries": [_entry(e, base, group_of.get(e.id, "")) for e in release.entries],
         "change_list": [
             {
                 "section": v.change.section,

@@ -11,8 +11,9 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from . import manifest, search
+from . import invariants, manifest, search
 from .enrich import enrich
+from .errors import ContentError
 from .load import load
 from .model import Site
 from .pages import ROOT
@@ -27,8 +28,13 @@ class MkDocsFailed(Exception):
 
 
 def site_model(content_dir: Path) -> Site:
-    """Load, validate and enrich a content folder."""
-    return enrich(load(content_dir))
+    """Load, validate and enrich a content folder, then hold the pages to each other
+    (generator.invariants): a contradiction between pages is a content error."""
+    site = enrich(load(content_dir))
+    problems = invariants.check(site, content_dir)
+    if problems:
+        raise ContentError(problems)
+    return site
 
 
 DEFAULT_SITE_URL = "http://127.0.0.1:8000/"  # keep equal to the !ENV default in mkdocs.yml

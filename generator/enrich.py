@@ -99,7 +99,7 @@ def enrich(content: Content) -> Site:
     by_pr = _features_by_pr(releases)
     rules = area_rules(content.catalogue)
     change_views = {r.version: _change_views(r, content.backends, by_pr, rules) for r in releases}
-    ledger = _ledger(features, releases)
+    ledger = _ledger(features, releases, change_views)
     feature_changes = _feature_changes(releases, change_views)
     families = _families(content, catalogue_by_id, feature_by_id, eras, feature_changes)
     all_entries = [e for r in reversed(releases) for e in r.entries]
@@ -126,7 +126,9 @@ def enrich(content: Content) -> Site:
             _backend_view(b, releases, features, eras, content.tiers, change_views) for b in content.backends
         ),
         contributors=_contributors(releases),
-        timeline=Matrix(versions, tuple(_row(f, _strip(f.entries, eras, content.tiers, True)) for f in features)),
+        timeline=Matrix(
+            versions, tuple(_row(f, _strip(f.entries, eras, content.tiers, True, gone_after(f))) for f in features)
+        ),
         ledger=ledger,
         ledger_overdue=sum(1 for row in ledger if row.overdue),
         feature_changes=feature_changes,
@@ -135,6 +137,7 @@ def enrich(content: Content) -> Site:
         entries_by_tier={t.id: tuple(e for e in all_entries if e.tier == t.id) for t in content.tiers},
         symbol_pages=_symbol_pages(releases, change_views, content.retired),
         source_date_epoch=calendar.timegm(max(r.date for r in releases).timetuple()),
+        change_lists=tuple(r.version for r in releases if r.changes),
     )
 
 
@@ -172,18 +175,121 @@ def _row(feature: Feature, cells: tuple[Cell, ...]) -> MatrixRow:
     return MatrixRow(feature, cells, tuple(dict.fromkeys(c.tier for c in cells if c.tier)))
 
 
-def _ledger(features: tuple[Feature, ...], releases: tuple[Release, ...]) -> tuple[LedgerRow, ...]:
-    """Deprecated features, oldest deprecation first, flagging removals that are overdue."""
+def _ledger(features: tuple[Feature, ...], releases: tuple[Release, ...], change_views: dict) -> tuple[LedgerRow, ...]:
+    """Every deprecation, oldest first: announced feature entries and release-note change records
+    alike. A change record tied to a feature the entries already deprecate is that feature's row;
+    a removal is known from a release's entry or from a later compatibility row that no longer
+    lists what the feature is the support of; an announced removal release that shipped without
+    either makes the row overdue."""
     shipped = {r.version for r in releases}
     rows = []
+    deprecated_features = set()
     for f in features:
         entry = next((e for e in f.entries if e.change == "deprecated" or e.tier == "deprecated"), None)
         if entry is None:
             continue
-        overdue = bool(f.removal_planned and f.removal_planned in shipped and not f.removed_in)
-        rows.append(LedgerRow(f, entry, entry.release, f.removal_planned, f.removed_in, overdue))
-    rows.sort(key=lambda r: (version_key(r.deprecated_in), r.feature.title.casefold()))
+        deprecated_features.add(f.id)
+        status = _ledger_status(f.removal_planned, f.removed_in, shipped)
+        rows.append(
+            LedgerRow(
+                f.title,
+                urls.feature(f.id),
+                f,
+                entry,
+                None,
+                entry.release,
+                f.removal_planned,
+                f.removed_in,
+                f.removed_by,
+                status,
+            )
+        )
+    for release in releases:
+        for view in change_views[release.version]:
+            if view.group != "deprecations" or deprecated_features.intersection(view.features):
+                continue
+            title = view.change.text.strip().split("\n", 1)[0]
+            rows.append(
+                LedgerRow(
+                    title,
+                    urls.at(urls.release(release.version), view.anchor),
+                    None,
+                    None,
+                    view,
+                    release.version,
+                    view.change.removal,
+                    None,
+                    "",
+                    _ledger_status(view.change.removal, None, shipped),
+                )
+            )
+    rows.sort(key=lambda r: (version_key(r.deprecated_in), r.title.casefold()))
     return tuple(rows)
+
+
+def _ledger_status(removal: str | None, removed_in: str | None, shipped: set) -> str:
+    if removed_in:
+        return "removed"
+    if removal and removal in shipped:
+        return "overdue"
+    return "due" if removal else "deprecated"
+
+
+def support_removed(node: CatalogueFeature, releases: tuple[Release, ...], since: str) -> str | None:
+    """The first release from `since` on whose compatibility row no longer lists what the feature is
+    the support of (Python 3.7, CUDA 11.6 ...): from then on it is removed, whatever entries say."""
+    if node.support is None:
+        return None
+    field, value, _ = node.support
+    for release in releases:
+        if release.key < version_key(since):
+            continue
+        if field == "last":
+            if release.key > version_key(value):
+                return release.version
+        elif release.compatibility is not None and not release.compatibility.lists(field, value):
+            return release.version
+    return None
+
+
+def tier_today(feature_cells: tuple[Cell, ...], entries: tuple[Entry, ...]) -> tuple[str | None, str | None]:
+    """(tier id in force in the latest release under its vocabulary, the release from which it has
+    been in force under that name): Beta announced in 2.6 reads API-Unstable since 2.8."""
+    last = feature_cells[-1] if feature_cells else None
+    if last is None or last.tier is None or last.css.startswith("gone"):
+        return None, None
+    since = last.release
+    for cell in reversed(feature_cells):
+        if cell.tier != last.tier:
+            break
+        since = cell.release
+    return last.tier, since
+
+
+def _announced_in(stated: list[Entry]) -> str | None:
+    """The release that first announced the feature's latest stated tier (restatements since
+    then do not move it)."""
+    if not stated:
+        return None
+    first = stated[-1]
+    for e in reversed(stated):
+        if e.tier != first.tier:
+            break
+        first = e
+    return first.release
+
+
+def backend_entries(entries: tuple[Entry, ...], backend: str) -> tuple[Entry, ...]:
+    """A feature's entries as one backend sees them: those naming the backend and those naming
+    none (device-agnostic), an entry stating no tier keeping the feature's tier in force."""
+    out, in_force = [], None
+    for e in entries:
+        if e.tier:
+            in_force = e.tier
+        if e.backends and backend not in e.backends:
+            continue
+        out.append(e if e.tier or in_force is None else replace(e, tier=in_force))
+    return tuple(out)
 
 
 def tier_at(tier: Tier | None, release: Release, tier_by_id: dict) -> Tier | None:
@@ -205,9 +311,26 @@ Eras = tuple[tuple[str, str], ...]
 
 
 @functools.lru_cache(maxsize=1 << 16)
-def _strip(entries: tuple[Entry, ...], eras: Eras, tiers: tuple[Tier, ...], pad: bool) -> tuple[Cell, ...]:
-    """_cells merged into runs, memoised: live preview recomputes only the strips an edit touched."""
-    return _runs(_cells(entries, eras, tiers, pad))
+def _strip(
+    entries: tuple[Entry, ...], eras: Eras, tiers: tuple[Tier, ...], pad: bool, gone_after: str | None = None
+) -> tuple[Cell, ...]:
+    """_cells merged into runs, memoised: live preview recomputes only the strips an edit touched.
+    With gone_after (a removal the compatibility rows tell, not an entry), releases from it on that
+    do not mention the feature are gone instead of carrying its last tier."""
+    cells = _cells(entries, eras, tiers, pad)
+    if gone_after is not None:
+        after = version_key(gone_after)
+        cells = tuple(
+            Cell(c.release, None, "", "gone", None) if c.entry is None and version_key(c.release) >= after else c
+            for c in cells
+        )
+    return _runs(cells)
+
+
+def gone_after(feature: Feature) -> str | None:
+    """The release from which a feature's strip shows it gone though no entry removed it: its
+    support left the compatibility rows (or a source named the last release)."""
+    return feature.removed_in if feature.removed_by in ("compatibility", "last") else None
 
 
 @functools.lru_cache(maxsize=1 << 16)
@@ -301,7 +424,7 @@ def _families(
 
         walk(node.id, 0)
         rows = tuple(
-            replace(_row(feature, _strip(feature.entries, eras, content.tiers, True)), depth=depth)
+            replace(_row(feature, _strip(feature.entries, eras, content.tiers, True, gone_after(feature))), depth=depth)
             for depth, fid in below
             if (feature := feature_by_id.get(fid))
         )
@@ -371,13 +494,18 @@ def _features(
         planned = next((e.removal for e in reversed(entries) if e.removal), None)
         cells = _cells(entries, eras, tiers, False)
         backends = tuple(sorted({b for e in entries for b in e.backends}))
-        strips = tuple((b, _cells(tuple(e for e in entries if b in e.backends), eras, tiers, False)) for b in backends)
+        strips = tuple((b, _cells(backend_entries(entries, b), eras, tiers, False)) for b in backends)
         differs = (
             any([c.label for c in s] != [c.label for c in cells][-len(s) :] for _, s in strips) and len(backends) > 1
         )
-        cells = _strip(entries, eras, tiers, False)
-        strips = tuple((b, _strip(tuple(e for e in entries if b in e.backends), eras, tiers, False)) for b, _ in strips)
         node = catalogue_by_id[fid]
+        by_support = support_removed(node, releases, deprecated.release if deprecated else entries[0].release)
+        if removed is not None and by_support is not None and version_key(by_support) < version_key(removed.release):
+            removed = None  # the compatibility rows say it went first
+        ended = by_support if removed is None else None
+        cells = _strip(entries, eras, tiers, False, ended)
+        strips = tuple((b, _strip(backend_entries(entries, b), eras, tiers, False, ended)) for b, _ in strips)
+        today, since = tier_today(_cells(entries, eras, tiers, False), entries)
         features.append(
             Feature(
                 id=fid,
@@ -393,7 +521,15 @@ def _features(
                 tier_now=stated[-1].tier if stated else None,
                 deprecated_in=deprecated.release if deprecated else None,
                 removal_planned=planned,
-                removed_in=removed.release if removed else None,
+                removed_in=removed.release if removed else by_support,
+                removed_by="entry"
+                if removed
+                else ("last" if node.support[0] == "last" else "compatibility")
+                if by_support
+                else "",
+                tier_today=today,
+                tier_since=since,
+                tier_announced_in=_announced_in(stated),
                 backend_cells=strips if differs else (),
                 about=node.about,
                 docs=node.docs,
@@ -416,7 +552,7 @@ def _backend_view(backend: Backend, releases, features, eras: Eras, tiers, chang
     for feature in features:
         mine = tuple(e for e in feature.entries if backend.id in e.backends)
         if mine:
-            rows.append(_row(feature, _strip(mine, eras, tiers, True)))
+            rows.append(_row(feature, _strip(mine, eras, tiers, True, gone_after(feature))))
     rows.sort(key=lambda r: (_first_index(r), r.feature.title.casefold()))
     entries = tuple((r, tuple(e for e in r.entries if backend.id in e.backends)) for r in reversed(releases))
     changes = tuple(
@@ -628,20 +764,42 @@ def upgrade_group(change: Change) -> str:
 
 
 def _upgrade(release: Release, views: tuple[ChangeView, ...]) -> tuple[UpgradeGroup, ...]:
-    """Upgrading to this release from the one before: its changes that need action, step by step."""
+    """Upgrading to this release from the one before: its changes that need action, step by step.
+    Feature entries count too (entry_group): a deprecation the announcement names and no change
+    record of the step tells is listed by its entry, as on the ledger."""
     out = []
     for group_id, title in UPGRADE_GROUPS:
-        if group_id == "new":
-            entries = tuple(e for e in release.entries if e.change in ("new", "promoted"))
-            if entries:
-                out.append(UpgradeGroup(group_id, title, (), entries))
-            continue
         mine = [v for v in views if v.group == group_id]
+        told = {fid for v in mine for fid in v.features}
+        entries = tuple(e for e in release.entries if entry_group(e) == group_id and e.id not in told)
         areas = list(dict.fromkeys(v.change.area for v in mine))
         mine.sort(key=lambda v: areas.index(v.change.area))
-        if mine:
-            out.append(UpgradeGroup(group_id, title, tuple(mine)))
+        if mine or entries:
+            out.append(UpgradeGroup(group_id, title, tuple(mine), entries))
     return tuple(out)
+
+
+def entry_group(entry: Entry) -> str:
+    """Where a feature entry goes in an upgrade guide (UPGRADE_GROUPS), "" when nowhere."""
+    if entry.change in ("new", "promoted"):
+        return "new"
+    if entry.change == "deprecated":
+        return "deprecations"
+    if entry.change == "removed":
+        return "removals"
+    return ""
+
+
+def guide_entries(release: Release, views: tuple[ChangeView, ...]) -> frozenset[tuple[str, str]]:
+    """(entry id, group) of the release's entries its upgrade step lists (those no change record of
+    the same group already tells): the API marks them, so /upgrade/ and /compare/ count what
+    release pages count."""
+    out = set()
+    for e in release.entries:
+        group = entry_group(e)
+        if group and not any(v.group == group and e.id in v.features for v in views):
+            out.add((e.id, group))
+    return frozenset(out)
 
 
 def _sections(views: tuple[ChangeView, ...]) -> tuple[ChangeSection, ...]:
@@ -762,22 +920,13 @@ def home(site: Site) -> Home:
 
 
 def _due(site: Site) -> tuple[DueItem, ...]:
-    shipped = set(site.versions)
-    items = []
-    for row in site.ledger:
-        if row.removed_in:
-            continue
-        url = urls.feature(row.feature.id)
-        status = "undated" if not row.removal_planned else "overdue" if row.overdue else "due"
-        items.append(DueItem(row.feature.title, url, row.deprecated_in, row.removal_planned, status))
-    for release in site.releases:
-        for view in site.release_views[release.version].sections:
-            for area in view.areas:
-                for v in area.changes:
-                    if v.change.removal and v.change.removal not in shipped:
-                        title = v.change.text.split("\n", 1)[0]
-                        url = urls.at(urls.release(release.version), v.anchor)
-                        items.append(DueItem(title, url, release.version, v.change.removal, "due"))
+    """What is on its way out: the ledger's rows not yet removed (the home page lists nothing the
+    ledger does not)."""
+    items = [
+        DueItem(row.title, row.url, row.deprecated_in, row.removal_planned, DUE_STATUS[row.status])
+        for row in site.ledger
+        if row.status != "removed"
+    ]
     order = {"due": 0, "overdue": 1, "undated": 2}
     items.sort(
         key=lambda d: (
@@ -786,5 +935,42 @@ def _due(site: Site) -> tuple[DueItem, ...]:
             tuple(-k for k in version_key(d.deprecated_in)),
         )
     )
+    # Undated deprecations of the last three releases that a release announcement names; the
+    # ledger lists the release-note ones too.
     recent = set(site.versions[-3:])
-    return tuple(d for d in items if d.status != "undated" or d.deprecated_in in recent)
+    named = {urls.feature(row.feature.id) for row in site.ledger if row.feature is not None}
+    return tuple(d for d in items if d.status != "undated" or (d.deprecated_in in recent and d.url in named))
+
+
+DUE_STATUS = {"due": "due", "overdue": "overdue", "deprecated": "undated"}
+"""A ledger row's status as the home page's list words it."""
+
+
+# ---------------------------------------------------------------- the upgrade guide between two releases
+
+
+def applies_to(backends: tuple[str, ...], backend: str) -> bool:
+    """Whether a change or entry concerns a reader on `backend` ("" for any): one naming no backend
+    concerns every backend. atlas-rules.js `concerns` is the same rule."""
+    return not backend or not backends or backend in backends
+
+
+def guide(site: Site, start: str, end: str, backend: str = "") -> dict[str, tuple]:
+    """The upgrade guide from `start` to `end` on `backend`: group id -> its items (ChangeView or
+    Entry), release by release. /upgrade/ and /compare/ show these groups (atlas-rules.js `collect`
+    reads the same `group` of each change and entry from the API); tests hold the counts to them."""
+    out: dict[str, list] = {g: [] for g, _ in UPGRADE_GROUPS}
+    for release in site.releases:
+        if not version_key(start) < release.key <= version_key(end):
+            continue
+        for group in site.release_views[release.version].upgrade:
+            # Known issues show whatever the backend (atlas-rules.js `collect`): each says whom it hits.
+            out[group.id].extend(
+                v for v in group.changes if group.id == "known-issues" or applies_to(v.backends, backend)
+            )
+            out[group.id].extend(e for e in group.entries if applies_to(e.backends, backend))
+    return {g: tuple(items) for g, items in out.items()}
+
+
+BREAKING_GROUPS = ("breaking", "removals", "defaults")
+"""The steps of an upgrade that can break code: the guide's headline counts them."""

@@ -22,6 +22,7 @@ from .model import (
     Backend,
     CatalogueFeature,
     Change,
+    CompatAlternative,
     Compatibility,
     Content,
     CudaVersion,
@@ -304,6 +305,9 @@ def _release(doc, ids, tiers, vocabularies, changes_by_release, problems) -> Rel
             cuda(c["cuda_experimental"]),
             c["rocm"],
             c["source"],
+            tuple(
+                CompatAlternative(a["field"], a["value"], a["context"], a["source"]) for a in c.get("alternatives", ())
+            ),
         )
     patches = tuple(Patch(p["version"], p["date"], p.get("summary"), p["source"]) for p in d.get("patches", ()))
     for i, patch in enumerate(patches):
@@ -457,6 +461,14 @@ def _unknown_feature(fid: str, catalogue: dict) -> str:
     return f"unknown feature '{fid}': add it to features/*.yaml{did_you_mean(fid, catalogue)}"
 
 
+def _support(raw: dict | None) -> tuple[str, str, str | None] | None:
+    """A catalogue `support:` as (field, value, source): ("python", "3.7", None), ("last", "2.2", url)."""
+    if not raw:
+        return None
+    field = next(k for k in ("python", "cuda", "last") if k in raw)
+    return field, raw[field], raw.get("source")
+
+
 def _catalogue(docs: list[Document], ids: dict, problems: list[Problem]) -> tuple[CatalogueFeature, ...]:
     """The feature tree: unique ids, known areas, parents that exist and never loop, and aliases
     that are nobody's id and one feature's only."""
@@ -489,6 +501,7 @@ def _catalogue(docs: list[Document], ids: dict, problems: list[Problem]) -> tupl
                     docs=raw.get("docs"),
                     source_file=f"features/{Path(doc.path).name}",
                     line=doc.at(at)[0],
+                    support=_support(raw.get("support")),
                     change_areas=tuple(raw.get("change_areas", ())),
                 )
             )

@@ -120,6 +120,9 @@ class CatalogueFeature:
     docs: str | None  # official documentation, where the sources link it
     source_file: str  # content-relative path
     line: int
+    support: tuple[str, str, str | None] | None = (
+        None  # (field, value, source): ("python", "3.7", None), ("last", "2.2", url)
+    )
     change_areas: tuple[str, ...] = ()  # release-note area headings whose changes are its by default
 
 
@@ -140,6 +143,20 @@ class CudaVersion:
 
 
 @dataclass(frozen=True)
+class CompatAlternative:
+    """A value another source gives for a compatibility field: pages show both, each with its source."""
+
+    field: str  # the Compatibility field it disagrees on: "cxx", "python", "cuda", "rocm"
+    value: str  # e.g. "C++20"
+    context: str  # in our words: what that source's value applies to ("minimum for building from source")
+    source: str  # where that value is stated
+
+
+COMPAT_FIELDS = {"python": "Python", "cxx": "C++", "cuda": "CUDA", "rocm": "ROCm"}
+"""The compatibility fields an alternative or a feature's `support` can name, with their column titles."""
+
+
+@dataclass(frozen=True)
 class Compatibility:
     python_min: str
     python_max: str
@@ -149,6 +166,17 @@ class Compatibility:
     cuda_experimental: tuple[CudaVersion, ...]
     rocm: str
     source: str
+    alternatives: tuple[CompatAlternative, ...] = ()  # where another source disagrees
+
+    def lists(self, field: str, value: str) -> bool:
+        """Whether this row supports `value` of `field` ("python" 3.7, "cuda" 11.6)."""
+        if field == "python":
+            return version_key(self.python_min) <= version_key(value) <= version_key(self.python_max)
+        if field == "cuda":
+            return any(c.version == value for c in self.cuda_stable + self.cuda_experimental)
+        if field == "rocm":
+            return self.rocm == value
+        return self.cxx == value
 
 
 @dataclass(frozen=True)
@@ -289,6 +317,10 @@ class Feature:
     about: str = ""  # from the catalogue: what it is, in our words
     docs: str | None = None  # official documentation
     family: tuple = ()  # its ancestors in the catalogue (model.CatalogueFeature), root first
+    removed_by: str = ""  # "entry", "compatibility" (a later compatibility row no longer lists it), "last" (catalogue support.last), ""
+    tier_today: str | None = None  # the tier in force in the latest release, in that release's vocabulary
+    tier_since: str | None = None  # the release from which tier_today has been in force under that name
+    tier_announced_in: str | None = None  # the release whose entry last stated a tier (tier_now)
 
 
 @dataclass(frozen=True)
@@ -461,14 +493,29 @@ class ReleaseView:
 
 @dataclass(frozen=True)
 class LedgerRow:
-    """One deprecated feature on the /deprecations/ ledger."""
+    """One deprecation on the /deprecations/ ledger: an announced feature entry or a release-note
+    change record. The one set of records the ledger, the home page, the upgrade guide and feature
+    pages read their deprecation and removal state from."""
 
-    feature: Feature
-    entry: Entry  # the deprecation entry
+    title: str  # the feature's name, or the change's record line (templates print it with `record`)
+    url: str  # where it is announced: the feature page, or the change's anchor on its release page
+    feature: Feature | None  # the deprecated feature (announced entries), None for a change record
+    entry: Entry | None  # the deprecation entry
+    change: ChangeView | None  # the deprecation change record (when no feature entry tells it)
     deprecated_in: str
     removal_planned: str | None
     removed_in: str | None
-    overdue: bool  # removal was announced for a release that shipped without removing it
+    removed_by: str  # "entry" (a release announced it), "compatibility" (a later row no longer lists it), "last" (a source names the last release), ""
+    status: str  # "removed", "overdue" (announced removal release shipped without it), "due", "deprecated"
+
+    @property
+    def overdue(self) -> bool:
+        return self.status == "overdue"
+
+    @property
+    def announced_at(self) -> str:
+        """The anchor on the deprecating release's page: the entry's, or the change's."""
+        return self.change.anchor if self.change else self.entry.id
 
 
 @dataclass(frozen=True)
@@ -509,6 +556,7 @@ class Site:
     entries_by_tier: dict = field(hash=False)  # tier id -> entries, newest first
     symbol_pages: dict = field(hash=False)  # module path -> SymbolModule, by path: the /symbols/ pages
     source_date_epoch: int  # the newest release date, for reproducible builds
+    change_lists: tuple[str, ...] = ()  # releases whose release-note change list is imported, oldest first
 
 
 # ---------------------------------------------------------------- the home page (computed by enrich.home)

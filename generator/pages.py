@@ -96,11 +96,18 @@ _FIXED = [
         "releases/*.yaml, changes/*.yaml",
     ),
     (
+        urls.UPGRADE_DEFAULTS,
+        "defaults.md.j2",
+        "Default and behaviour changes",
+        "Every change of a default or of behaviour across PyTorch 2.x releases, with what to do and the way back.",
+        "changes/*.yaml",
+    ),
+    (
         urls.DEPRECATIONS,
         "deprecations.md.j2",
         "Deprecations",
         "Every deprecated PyTorch feature or API, when it was deprecated, when removal was announced for, and when it went.",
-        "releases/*.yaml",
+        "releases/*.yaml, changes/*.yaml",
     ),
     (
         urls.SEARCH,

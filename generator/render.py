@@ -17,7 +17,7 @@ import jinja2
 from markupsafe import Markup
 
 from . import browser, card, describe, rawhtml, textfilters, urls
-from .enrich import CHANGE_LABELS, release_date_text
+from .enrich import BREAKING_GROUPS, CHANGE_LABELS, release_date_text
 from .model import CHANGE_KINDS, SECTION_TITLES, UPGRADE_GROUPS, Site
 from .pages import ROOT, pages
 from .reads import Compare, Reads
@@ -66,8 +66,24 @@ def environment() -> jinja2.Environment:
         api_files=lambda versions, href: {v: str(href(urls.api_release(v))) for v in versions},
         section_title=SECTION_TITLES,
         urls=urls,
+        coverage=coverage,
+        breaking_groups=BREAKING_GROUPS,
     )
     return env
+
+
+def coverage(site: Site) -> str:
+    """The releases whose change lists the site holds, in words: "2.5–2.14", or "no release"."""
+    have = site.change_lists
+    if not have:
+        return "no release"
+    runs, start = [], 0
+    index = {v: i for i, v in enumerate(site.versions)}
+    for k in range(1, len(have) + 1):
+        if k == len(have) or index[have[k]] != index[have[k - 1]] + 1:
+            runs.append(have[start] if start == k - 1 else f"{have[start]}–{have[k - 1]}")
+            start = k
+    return ", ".join(runs)
 
 
 @dataclass

@@ -102,6 +102,7 @@ def plain(markdown: str) -> str:
     text = re.sub(r"^\s*(?:[-*+]|#+)\s+", "", markdown)  # a list item's bullet, a heading's hashes
     text = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", text)
     text = re.sub(r"\*\*|`", "", text)
+    text = text.replace("_(from miscategorized)_", "")  # the notes editors' mark (textfilters._EDITORS)
     return " ".join(text.split())
 
 

@@ -61,10 +61,14 @@ _MARKER = re.compile(r"^\s*(?:[-*+]|#{1,6})\s+")
 
 def record(value) -> Markup:
     """A change's record line as one inline line: list and heading marks gone, lines joined, and
-    links reduced to their text (the record is itself a link to the change)."""
-    lines = [_MARKER.sub("", line).strip() for line in str(value).split("\n")]
+    links reduced to their text (the record is itself a link to the change). The notes editors'
+    own marks (`_(from miscategorized)_`) are not part of what changed: they go too."""
+    lines = [_EDITORS.sub("", _MARKER.sub("", line)).strip() for line in str(value).split("\n")]
     return rich(_LINK.sub(r"\1", " ".join(line for line in lines if line)))
 
+
+_EDITORS = re.compile(r"\s*_\(from miscategorized\)_")
+"""A mark the release-notes editors left on lines they moved between sections."""
 
 _LINK = re.compile(r"\[([^\[\]\n]+)\]\([^()\s]+\)")
 
@@ -79,7 +83,7 @@ def headline(value, limit: int = 120) -> Markup:
 @functools.lru_cache(maxsize=1 << 16)
 def _headline(value: str, limit: int) -> Markup:
     first = next((line for line in value.split("\n") if line.strip()), "")
-    line = " ".join(_LINK.sub(r"\1", _MARKER.sub("", first)).split())
+    line = " ".join(_LINK.sub(r"\1", _EDITORS.sub("", _MARKER.sub("", first))).split())
     if len(line) > limit:
         cut = line[:limit]
         cut = cut.rsplit(" ", 1)[0] if " " in cut else cut

@@ -31,6 +31,7 @@ DEPRECATIONS = "deprecations/"
 API_PAGE = "api/"
 SPEED = "speed/"
 UPGRADE = "upgrade/"
+UPGRADE_DEFAULTS = "upgrade/defaults/"  # every default and behaviour change across releases (was /upgrade/#defaults)
 SYMBOLS = "symbols/"
 SEARCH = "search/"  # all the hits of a query: /search/?q=…
 

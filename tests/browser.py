@@ -48,6 +48,7 @@ PAGE_KINDS = {
     "timeline.md.j2": "timeline/",
     "compare.md.j2": "compare/?from=2.8&to=2.12",
     "upgrade.md.j2": "upgrade/?from=2.4&to=2.12&backend=rocm",
+    "defaults.md.j2": "upgrade/defaults/",
     "deprecations.md.j2": "deprecations/",
     "api.md.j2": "api/",
     "speed.md.j2": "speed/",

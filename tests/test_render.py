@@ -26,6 +26,7 @@ PAGES = [
     "timeline/index.md",
     "compare/index.md",
     "upgrade/index.md",
+    "upgrade/defaults/index.md",
     "deprecations/index.md",
     "api/index.md",
     "speed/index.md",

@@ -16,7 +16,9 @@ def test_upgrade_guide_for_rocm_from_2_4_to_2_12_then_filtered_to_pasted_code(pa
     page.locator("#atlas-upgrade-result section[data-group]").first.wait_for()
     assert page.locator("select[name=from]").input_value() == "2.4"
     assert page.locator("select[name=backend]").input_value() == "rocm"
-    summary = page.locator("#atlas-upgrade-result p.atlas-compare-msg").first.inner_text()
+    headline = page.locator("#atlas-upgrade-result p.atlas-compare-msg").first.inner_text()
+    assert "can break your code" in headline
+    summary = page.locator("#atlas-upgrade-result p.atlas-compare-msg").nth(1).inner_text()
     assert "From 2.4 to 2.12 on ROCm" in summary
     breaking = _items(page, "breaking").count() + _items(page, "removals").count() + _items(page, "defaults").count()
     assert breaking >= 50  # every change for ROCm or for all backends, 2.5 to 2.12

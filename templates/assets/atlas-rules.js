@@ -42,7 +42,8 @@
   const MARKER = new RegExp("^[" + SPACE + "]*(?:[-*+]|#+)[" + SPACE + "]+");
 
   function plain(markdown) {
-    const text = markdown.replace(MARKER, "").replace(/\[([^\]]*)\]\([^)]*\)/g, "$1").replace(/\*\*|`/g, "");
+    const text = markdown.replace(MARKER, "").replace(/\[([^\]]*)\]\([^)]*\)/g, "$1").replace(/\*\*|`/g, "")
+      .replace(/_\(from miscategorized\)_/g, "");
     return words(text);
   }
 
@@ -85,7 +86,7 @@
   /* The changes and entries of a range (the API's release JSON, oldest first) grouped by the
      build's upgrade groups (`steps`: [[id, title], ...]), for /compare/ and /upgrade/ alike:
      a release-note change goes to its `group` (those with none ask nothing of an upgrade), an
-     entry by ENTRY_GROUPS; with `tokens` (pasted code), only changes naming something it uses.
+     entry to its `group` too (ENTRY_GROUPS when the API gives none); with `tokens` (pasted code), only changes naming something it uses.
      Returns {groups: {id: [item]}, dropped}; an item's `path` is relative to the site root. */
   function collect(releases, steps, options) {
     const backend = options.backend || "", tokens = options.tokens || null, labels = options.labels || {};
@@ -105,7 +106,9 @@
       }
       if (tokens) continue;  // an announcement names no code of yours
       for (const e of rel.entries) {
-        const group = ENTRY_GROUPS[e.change];
+        // The API's `group` (generator/enrich.py guide_entries): "" where a change record of the
+        // same step already tells it, so the ledger, release pages and both views count it once.
+        const group = e.group !== undefined ? e.group : ENTRY_GROUPS[e.change];
         if (!group || !(group in groups) || !concerns(e, backend)) continue;
         groups[group].push({
           release: rel.version, path: e.path, text: e.title, label: labels[e.change] || e.change,

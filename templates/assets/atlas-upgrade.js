@@ -14,6 +14,24 @@
     return option ? option.textContent : id;
   }
 
+  /* Inline Markdown of our notes as DOM nodes, never HTML: `code`, **strong**, *em*; a link
+     keeps its text (generator/textfilters.py `rich` renders the same marks on the pages). */
+  function inline(text) {
+    const out = [];
+    const re = /`([^`]+)`|\*\*([^*]+)\*\*|\*([^*\s][^*]*)\*|\[([^\]]+)\]\([^)]*\)/g;
+    let at = 0, m;
+    while ((m = re.exec(text)) !== null) {
+      if (m.index > at) out.push(document.createTextNode(text.slice(at, m.index)));
+      if (m[1] !== undefined) out.push(el("code", {}, m[1]));
+      else if (m[2] !== undefined) out.push(el("strong", {}, m[2]));
+      else if (m[3] !== undefined) out.push(el("em", {}, m[3]));
+      else out.push(document.createTextNode(m[4]));
+      at = re.lastIndex;
+    }
+    if (at < text.length) out.push(document.createTextNode(text.slice(at)));
+    return out;
+  }
+
   function item(it, key, href) {
     const li = el("li", { "data-release": it.release, class: "atlas-upgrade-item" });
     li.append(el("span", { class: "atlas-tag" }, it.release), " ");
@@ -23,8 +41,8 @@
     li.append(el("a", { href: href(it.path) }, it.text));
     if (key === "known-issues" && it.backends && it.backends.length) li.append(el("span", { class: "atlas-area-name" },
       " · for " + it.backends.map(function (b) { return backendName(b); }).join(", ")));
-    if (it.note) { li.append(el("br")); li.append(el("strong", {}, key === "known-issues" ? "What fails: " : "What to do: ")); li.append(it.note.replace(/`/g, "")); }
-    if (it.workaround) { li.append(" "); li.append(el("strong", {}, "Workaround: ")); li.append(it.workaround.replace(/`/g, "")); }
+    if (it.note) { li.append(el("br")); li.append(el("strong", {}, key === "known-issues" ? "What fails: " : "What to do: ")); li.append.apply(li, inline(it.note)); }
+    if (it.workaround) { li.append(" "); li.append(el("strong", {}, "Workaround: ")); li.append.apply(li, inline(it.workaround)); }
     (it.issues || []).forEach(function (n, k) { li.append(" "); li.append(el("a", { href: it.issueUrls[k] }, "issue #" + n)); });
     if (it.restore) { li.append(" "); li.append(el("strong", {}, "Old behaviour back: ")); li.append(el("code", {}, it.restore)); }
     if (it.removal) { li.append(" "); li.append(el("strong", {}, "Removal planned in " + it.removal + ".")); }
@@ -39,6 +57,10 @@
       const tokens = code ? atlas.rules.pastedTokens(code) : null;
       const found = atlas.rules.collect(q.releases, steps, { backend: q.backend, tokens: tokens, labels: atlas.data(q.form, "labels", {}) });
       const counts = steps.map(function (s) { return found.groups[s[0]].length + " " + s[1].toLowerCase(); }).join(" · ");
+      // The answer first: what can break code (the build's BREAKING_GROUPS, data-breaking).
+      const breaks = atlas.data(q.form, "breaking", []).reduce(function (n, k) { return n + (found.groups[k] || []).length; }, 0);
+      q.out.append(el("p", { class: "atlas-compare-msg atlas-upgrade-headline" }, breaks + (breaks === 1 ? " change" : " changes") +
+        " can break your code (breaking changes, removals, default and behaviour changes)."));
       q.out.append(el("p", { class: "atlas-compare-msg" }, "From " + q.from + " to " + q.to + " on " + (q.backendName || "any backend") + ": " + counts + "."));
       if (tokens) q.out.append(el("p", { class: "atlas-compare-msg" },
         "Kept the changes that name something your pasted text uses; " + found.dropped + " others left out."));
@@ -46,14 +68,22 @@
       if (gap) q.out.append(gap);
       for (const [key, title] of steps) {
         const items = found.groups[key];
-        if (key !== "new") items.sort(function (a, b) { return (a.area || "").localeCompare(b.area || ""); });  // stable: by area, then release
+        // By release, then area (stable: the notes' order within an area).
+        items.sort(function (a, b) { return q.range.indexOf(a.release) - q.range.indexOf(b.release) || (a.area || "").localeCompare(b.area || ""); });
         const section = el("section", { class: "atlas-compare-group", "data-group": key });
         section.append(el("h2", { id: "upgrade-" + key }, title + " (" + items.length + ")"));
+        // The table of contents lists the steps (upgrade.md.j2): give each its count. Material
+        // rewrites the links to absolute URLs, so match the anchor at the end.
+        document.querySelectorAll('.md-nav--secondary a[href$="#upgrade-' + key + '"]').forEach(function (a) {
+          (a.querySelector(".md-ellipsis") || a).textContent = title + " (" + items.length + ")";
+        });
         const list = el("ul");
-        let area = null;
+        let area = null, release = null;
         for (const it of items) {
-          list.append(item(Object.assign({}, it, { kindName: kinds[it.kind] || it.kind, areaShown: it.area && it.area !== area }), key, q.href));
+          const fresh = it.release !== release;
+          list.append(item(Object.assign({}, it, { kindName: kinds[it.kind] || it.kind, areaShown: it.area && (fresh || it.area !== area) }), key, q.href));
           area = it.area;
+          release = it.release;
         }
         section.append(items.length ? list : el("p", {}, "None."));
         q.out.append(section);

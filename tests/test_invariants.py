@@ -1,0 +1,234 @@
+"""The site's facts as invariants (generator/invariants.py): the real content keeps them, and a
+broken fixture for each one trips it, in `check`, with the file and line or the page and the fact."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from generator import invariants
+from generator.build import site_model
+from generator.enrich import NO_TIER, enrich, guide, home
+from generator.errors import ContentError
+from generator.load import load
+from generator.model import Cell
+from tests.conftest import ROOT, real_model, run_cli
+
+REAL = ROOT / "content"
+
+
+@pytest.fixture(scope="module")
+def real():
+    return real_model()
+
+
+def edit(content: Path, rel: str, old: str, new: str) -> None:
+    path = content / rel
+    text = path.read_text(encoding="utf-8")
+    assert old in text, old
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+def messages(site, content=None) -> list[str]:
+    return [str(p).replace(f"{content}/", "") if content else str(p) for p in invariants.check(site, content)]
+
+
+# ---------------------------------------------------------------- the real content
+
+
+def test_real_content_keeps_every_invariant(real):
+    assert invariants.check(real, REAL) == []
+
+
+def test_the_ledger_has_the_deprecations_the_home_page_and_the_notes_name(real):
+    titles = [row.title for row in real.ledger]
+    for name in ("torch.compile(fullgraph=True)", "dynamic_axes", "inline_inbuilt_nn_modules"):
+        assert any(name in t for t in titles), name
+    on_ledger = {row.url for row in real.ledger}
+    assert all(item.url in on_ledger for item in home(real).due)
+
+
+def test_support_a_later_compatibility_row_drops_is_removed_not_overdue(real):
+    rows = {row.feature.id: row for row in real.ledger if row.feature is not None}
+    assert (rows["macos-x86-support"].status, rows["macos-x86-support"].removed_in) == ("removed", "2.3")
+    assert (rows["python-3.7-support"].status, rows["python-3.7-support"].removed_in) == ("removed", "2.0")
+    assert (rows["cuda-11.6-wheel"].status, rows["cuda-11.6-wheel"].removed_by) == ("removed", "compatibility")
+
+
+def test_compare_and_upgrade_count_the_same_from_the_api_groups(real):
+    """Both pages count the API's `group` of each change and entry with one backend rule; the counts
+    from the API data equal the guide's (the release pages' upgrade steps)."""
+    import json
+
+    from generator.api import _release
+
+    for start, end, backend in (("2.9", "2.12", "rocm"), ("2.5", "2.8", "cuda"), ("2.11", "2.14", "")):
+        counts: dict[str, int] = {}
+        for release in real.releases:
+            if not (real.versions.index(start) < real.versions.index(release.version) <= real.versions.index(end)):
+                continue
+            data = json.loads(_release(release, real.release_views[release.version], "http://x/"))
+            for item in data["change_list"] + data["entries"]:
+                concerns = not backend or not item["backends"] or backend in item["backends"]
+                if item["group"] and (concerns or item["group"] == "known-issues"):
+                    counts[item["group"]] = counts.get(item["group"], 0) + 1
+        expected = {g: len(items) for g, items in guide(real, start, end, backend).items() if items}
+        assert counts == expected, (start, end, backend)
+    assert len(guide(real, "2.9", "2.12", "rocm")["removals"]) > 0
+
+
+def test_flexattention_rows_by_backend_agree_with_its_entries(real):
+    flex = real.feature_by_id["flex-attention"]
+    for _, cells in flex.backend_cells:
+        assert all(c.label != NO_TIER for c in cells)
+    assert (flex.tier_today, flex.tier_since) == ("api-unstable", "2.8")
+
+
+def test_a_beta_feature_reads_in_todays_vocabulary(real):
+    """Beta announced before 2.8 and not restated reads API-Unstable since 2.8, with Beta beside it."""
+    beta = [f for f in real.features if f.tier_now == "beta" and not f.removed_in]
+    assert beta
+    for f in beta:
+        assert f.tier_today == "api-unstable" and f.tier_since == "2.8", f.id
+
+
+# ---------------------------------------------------------------- broken fixtures, one per invariant
+
+
+def test_a_deprecation_missing_from_the_ledger_trips(content_copy):
+    site = enrich(load(content_copy))
+    broken = replace(site, ledger=())
+    assert any("old-wheel is deprecated here but not on /deprecations/" in m for m in messages(broken, content_copy))
+    [problem] = [p for p in invariants.ledger_complete(broken, invariants._Where(content_copy))]
+    assert str(problem).startswith(f"{content_copy}/releases/2.7.yaml:") and problem.line > 1
+
+
+def test_a_notes_deprecation_missing_from_the_guide_trips(content_copy):
+    edit(
+        content_copy,
+        "changes/2.8.yaml",
+        "  - section: improvements\n",
+        '  - section: deprecations\n    area: CUDA\n    text: "`torch.old_op` is deprecated (#304)"\n'
+        "    prs: [304]\n    kind: api-removed\n    note: Call the new op.\n"
+        "  - section: improvements\n",
+    )
+    site = enrich(load(content_copy))
+    assert invariants.check(site, content_copy) == []
+    assert any("torch.old_op" in row.title for row in site.ledger)
+    views = dict(site.release_views)
+    views["2.8"] = replace(views["2.8"], upgrade=tuple(g for g in views["2.8"].upgrade if g.id != "deprecations"))
+    found = messages(replace(site, release_views=views), content_copy)
+    assert any(m.startswith("changes/2.8.yaml:") and "not in that release's upgrade step" in m for m in found), found
+
+
+def test_an_entry_contradicting_the_compatibility_row_fails_check(content_copy):
+    """The catalogue says old-wheel is the CUDA 12.6 build; 2.7's row still lists 12.6, so an entry
+    that removes it in 2.7 contradicts the matrix: `check` says where, exit 1."""
+    edit(
+        content_copy,
+        "features/fixture.yaml",
+        "    about: A wheel that is on its way out.",
+        '    about: A wheel that is on its way out.\n    support: {cuda: "12.6"}',
+    )
+    edit(
+        content_copy,
+        "releases/2.7.yaml",
+        "    tier: deprecated\n    change: deprecated",
+        "    tier: removed\n    change: removed",
+    )
+    result = run_cli("check", "--content", str(content_copy))
+    assert result.returncode == 1
+    assert "releases/2.7.yaml:" in result.stderr + result.stdout
+    assert "still lists cuda 12.6" in result.stderr + result.stdout
+    assert "Traceback" not in result.stderr
+
+
+def test_support_the_matrix_dropped_is_removed_and_a_page_saying_otherwise_trips(content_copy):
+    edit(
+        content_copy,
+        "features/fixture.yaml",
+        "    about: A wheel that is on its way out.",
+        '    about: A wheel that is on its way out.\n    support: {cuda: "11.6"}',
+    )
+    site = enrich(load(content_copy))
+    [row] = site.ledger
+    assert (row.status, row.removed_in) == ("removed", "2.7")  # 2.7's row lists only CUDA 12.6
+    assert invariants.check(site, content_copy) == []
+    wheel = site.feature_by_id["old-wheel"]
+    broken = replace(
+        site,
+        ledger=(replace(row, status="deprecated"),),
+        features=tuple(replace(f, removed_in=None) if f is wheel else f for f in site.features),
+    )
+    found = messages(broken, content_copy)
+    assert any("Old wheel: 'deprecated', but the compatibility matrix dropped it in 2.7" in m for m in found), found
+    assert any("gone from the compatibility matrix since 2.7" in m for m in found), found
+    # The lifecycle shows it gone after its removal; a strip still carrying its tier trips.
+    assert [c.css for c in wheel.cells] == ["tier-deprecated", "gone"]
+    carried = Cell("2.8", "deprecated", "Deprecated", "tier-deprecated carried", None)
+    broken = replace(
+        site, features=tuple(replace(f, cells=(f.cells[0], carried)) if f is wheel else f for f in site.features)
+    )
+    found = messages(broken, content_copy)
+    assert any("the lifecycle still shows 'Deprecated' in 2.8, after its removal in 2.7" in m for m in found), found
+
+
+def test_a_home_item_its_page_does_not_say_trips(content_copy):
+    site = enrich(load(content_copy))
+    [row] = site.ledger
+    broken = replace(site, ledger=(replace(row, feature=replace(row.feature, deprecated_in="2.8")),))
+    found = messages(broken, content_copy)
+    assert any(
+        m.startswith("features/fixture.yaml:")
+        and "/features/old-wheel/: deprecated in 2.8, but the home page says 2.7" in m
+        for m in found
+    ), found
+
+
+def test_a_header_tier_or_a_backend_row_that_disagrees_trips(content_copy):
+    site = enrich(load(content_copy))
+    widget = site.feature_by_id["widget-compiler"]
+    assert widget.backend_cells
+    backend, cells = widget.backend_cells[0]
+    muted = tuple(Cell(c.release, None, NO_TIER, "untiered", c.entry) for c in cells)
+    features = tuple(
+        replace(f, tier_today="stable", backend_cells=((backend, muted),)) if f is widget else f for f in site.features
+    )
+    found = messages(replace(site, features=features), content_copy)
+    assert all(m.startswith("features/fixture.yaml:") for m in found), found
+    assert any("the header says tier 'stable'" in m for m in found), found
+    assert any(f"By backend: {backend} says 'No tier'" in m for m in found), found
+
+
+def test_an_alternative_equal_to_the_matrix_fails_check_and_a_real_one_is_shown(content_copy):
+    edit(
+        content_copy,
+        "releases/2.7.yaml",
+        "  source: https://example.org/matrix\n",
+        '  source: https://example.org/matrix\n  alternatives:\n    - {field: cxx, value: C++17, context: building from source, source: "https://example.org/notes/2.7"}\n',
+    )
+    with pytest.raises(ContentError) as info:
+        site_model(content_copy)
+    assert any(
+        "cxx C++17 is the matrix's own value" in str(p) and "releases/2.7.yaml:" in str(p) for p in info.value.problems
+    )
+    edit(content_copy, "releases/2.7.yaml", "value: C++17", "value: C++20")
+    site = site_model(content_copy)
+    from generator.render import render_all
+
+    page = render_all(site)["compatibility/index.md"].decode()
+    assert "C++17 per the [release matrix](https://example.org/matrix)" in page.replace("&#43;", "+")
+    assert "C++20 per [another source](https://example.org/notes/2.7)" in page.replace("&#43;", "+")
+
+
+def test_the_schema_refuses_an_alternative_for_an_unknown_field(content_copy):
+    edit(
+        content_copy,
+        "releases/2.7.yaml",
+        "  source: https://example.org/matrix\n",
+        '  source: https://example.org/matrix\n  alternatives:\n    - {field: cpp, value: C++20, context: x, source: "https://example.org/n"}\n',
+    )
+    result = run_cli("check", "--content", str(content_copy))
+    assert result.returncode == 1 and "releases/2.7.yaml:" in result.stderr and "cpp" in result.stderr
