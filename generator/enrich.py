@@ -131,6 +131,7 @@ def enrich(content: Content) -> Site:
         ),
         ledger=ledger,
         ledger_overdue=sum(1 for row in ledger if row.overdue),
+        earlier_removals=_earlier_removals(releases, change_views),
         feature_changes=feature_changes,
         defaults=tuple((r, v) for r in reversed(releases) for v in change_views[r.version] if v.group == "defaults"),
         release_views={r.version: _release_view(r, content, change_views[r.version]) for r in releases},
@@ -206,7 +207,11 @@ def _ledger(features: tuple[Feature, ...], releases: tuple[Release, ...], change
         )
     for release in releases:
         for view in change_views[release.version]:
-            if view.group != "deprecations" or deprecated_features.intersection(view.features):
+            # A deprecation record, or any record that announces a removal release (2.14's
+            # `setup.py` shim, a breaking change with a schedule) is a row of its own.
+            if view.group != "deprecations" and not (view.change.removal and view.group):
+                continue
+            if deprecated_features.intersection(view.features):
                 continue
             title = view.change.text.strip().split("\n", 1)[0]
             rows.append(
@@ -225,6 +230,21 @@ def _ledger(features: tuple[Feature, ...], releases: tuple[Release, ...], change
             )
     rows.sort(key=lambda r: (version_key(r.deprecated_in), r.title.casefold()))
     return tuple(rows)
+
+
+_SAYS_DEPRECATED = re.compile(r"\bdeprecated\b", re.IGNORECASE)
+
+
+def _earlier_removals(releases: tuple[Release, ...], change_views: dict) -> tuple[tuple[Release, ChangeView], ...]:
+    """Removals of what was deprecated before the change lists begin (2.14: "Remove the deprecated
+    `torch.cholesky()`"): a record in the removals step whose record line says it was deprecated,
+    in release order. The ledger cannot say when they were deprecated; it says they went."""
+    return tuple(
+        (release, view)
+        for release in releases
+        for view in change_views[release.version]
+        if view.group == "removals" and _SAYS_DEPRECATED.search(view.change.text.split("\n", 1)[0])
+    )
 
 
 def _ledger_status(removal: str | None, removed_in: str | None, shipped: set) -> str:

@@ -120,7 +120,8 @@ def ledger_in_guide(site: Site, where: _Where) -> list[Problem]:
     out = []
     by_version = {r.version: r for r in site.releases}
     for row in site.ledger:
-        checks = [(row.deprecated_in, "deprecations")]
+        # A change record is listed by its own step (a scheduled removal may be a breaking change).
+        checks = [(row.deprecated_in, row.change.group if row.change is not None else "deprecations")]
         if row.removed_by == "entry":
             checks.append((row.removed_in, "removals"))
         for version, step in checks:
@@ -138,7 +139,7 @@ def ledger_in_guide(site: Site, where: _Where) -> list[Problem]:
             )
             if found:
                 continue
-            said = {"deprecations": "deprecated", "removals": "removed"}[step]
+            said = "removed" if step == "removals" else "deprecated"
             message = f"{said} in {version} on /{urls.DEPRECATIONS} but not in that release's upgrade step"
             entry = next((e for e in release.entries if e.id == fid), None) if fid else None
             out.append(

@@ -550,6 +550,7 @@ class Site:
     timeline: Matrix
     ledger: tuple[LedgerRow, ...]
     ledger_overdue: int
+    earlier_removals: tuple[tuple[Release, ChangeView], ...]  # removals of what was deprecated before the change lists
     defaults: tuple[tuple[Release, ChangeView], ...]  # default and behaviour changes, newest first
     feature_changes: dict = field(hash=False)  # feature id -> ((Release, ChangeView), ...), newest first
     release_views: dict = field(hash=False)  # version -> ReleaseView

@@ -197,6 +197,7 @@ CHANGES = "changes"  # the change list on a release page
 COMPATIBILITY_ANCHOR = "compatibility"
 UPGRADING = "upgrading"
 DEFAULTS = "defaults"  # the upgrade guide's list of every default and behaviour change
+EARLIER_REMOVALS = "removals-of-earlier-deprecations"  # /deprecations/: removals of what an earlier release deprecated
 KNOWN_ISSUES = "known-issues"  # a release page's tracked regressions, above its features
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from html import unescape
 from pathlib import Path
 
 import yaml
@@ -322,3 +323,16 @@ def test_family_pages_show_what_moved_there(real_site: Path):
     assert "CUTLASS and CK GEMM backends" not in export
     flex = (real_site / "features" / "flex-attention" / "index.html").read_text(encoding="utf-8")
     assert "Nested jagged tensors no longer accepted by FlexAttention" in flex and "Partly removed" in flex
+
+
+def test_the_ledger_follows_a_deprecation_to_its_removal(real_site: Path):
+    """Issue #20: 2.14 removes APIs deprecated long before the change lists begin, and schedules
+    `setup.py`'s end: /deprecations/ shows both, each with its release and what to do."""
+    html = unescape((real_site / "deprecations/index.html").read_text(encoding="utf-8"))
+    earlier = html.split('id="removals-of-earlier-deprecations"', 1)[1]
+    for removed, instead in (("torch.cholesky()", "torch.linalg.cholesky()"), ("torch.qr()", "torch.linalg.qr()")):
+        row = next(r for r in earlier.split("<tr>") if removed in r)
+        assert "<td>2.14</td>" in row and instead in row, row
+    ledger = html.split('id="removals-of-earlier-deprecations"', 1)[0]
+    setup = next(r for r in ledger.split("<tr>") if "setup.py</code> is now a deprecation shim" in r)
+    assert re.search(r"<td>2\.18</td>", setup) and ">2.14</a>" in setup, setup

@@ -15,7 +15,9 @@ from tests.test_load import CATALOGUE, edit, problems
 
 
 def feature(fid: str, parent: str | None = None, *areas: str) -> CatalogueFeature:
-    return CatalogueFeature(fid, fid, "compiler", parent, (), (), "About.", None, "features/x.yaml", 1, change_areas=areas)
+    return CatalogueFeature(
+        fid, fid, "compiler", parent, (), (), "About.", None, "features/x.yaml", 1, change_areas=areas
+    )
 
 
 RULES = area_rules(
