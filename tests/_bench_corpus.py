@@ -119,6 +119,8 @@ def _catalogue(content: Path, dest: Path, scale: int) -> None:
                     copy["parent"] = raw["parent"] + suffix
                 if raw.get("aliases"):
                     copy["aliases"] = [a + suffix for a in raw["aliases"]]
+                # A release-note area defaults to one feature: the first cycle's keeps it.
+                copy.pop("change_areas", None)
                 out.append(copy)
         (dest / "features" / path.name).write_text(FEATURES_HEADER + _dump({"features": out}), encoding="utf-8")
 
