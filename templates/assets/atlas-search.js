@@ -180,16 +180,21 @@
     });
   }
 
+  /* The parts every search box has (the header's, the home page's, /search/'s): its site root,
+     its engine, its form and query box, its status line and its list of results (emptied). */
+  function searchParts(root) {
+    const base = new URL(root.dataset.base, location.href);
+    const form = root.querySelector("form");
+    const list = root.querySelector(".atlas-search__results");
+    list.dataset.query = "";
+    return { base: base, eng: engine(base), form: form, box: form.elements.q,
+             status: root.querySelector(".atlas-search__status"), list: list };
+  }
+
   /* ---- A box with its first results (the header's, the home page's) ---- */
   function bindBox(root, options) {
-    const base = new URL(root.dataset.base, location.href);
-    const eng = engine(base);
-    const form = root.querySelector("form");
-    const box = form.elements.q;
-    const status = root.querySelector(".atlas-search__status");
-    const list = root.querySelector(".atlas-search__results");
+    const { base, eng, form, box, status, list } = searchParts(root);
     const all = root.querySelector(".atlas-search__all");
-    list.dataset.query = "";
     let sequence = 0;
 
     async function run() {
@@ -276,14 +281,8 @@
     const root = document.querySelector("[data-atlas-search-page]");
     if (!root || root.dataset.bound) return;
     root.dataset.bound = "1";
-    const base = new URL(root.dataset.base, location.href);
-    const eng = engine(base);
-    const form = root.querySelector("form");
-    const box = form.elements.q;
-    const status = root.querySelector(".atlas-search__status");
+    const { base, eng, form, box, status, list } = searchParts(root);
     const exact = root.querySelector(".atlas-search__exact");
-    const list = root.querySelector(".atlas-search__results");
-    list.dataset.query = "";
     let sequence = 0;
 
     function sortHits(hits) {
