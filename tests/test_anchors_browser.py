@@ -95,10 +95,14 @@ LANDED = """() => {
 
 
 def landed(page, url: str) -> dict:
-    """Open url in a fresh load; what its #anchor landed on, once it is scrolled into view."""
+    """Open url in a fresh load; what its #anchor landed on, read at the moment it is scrolled
+    into view (Material's navigation tracking may rewrite the address as the page scrolls on, so
+    a second read could find another :target or none)."""
     page.goto(url)
-    page.wait_for_function(f"() => {{ const l = ({LANDED})(); return l && l.top >= 0 && l.top < l.height; }}")
-    return page.evaluate(LANDED)
+    seen = page.wait_for_function(
+        f"() => {{ const l = ({LANDED})(); return l && l.top >= 0 && l.top < l.height ? l : null; }}"
+    )
+    return seen.json_value()
 
 
 def test_an_edited_record_lines_old_url_lands_on_that_change(page, base):
