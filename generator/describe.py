@@ -13,9 +13,8 @@ from dataclasses import dataclass
 
 from markupsafe import Markup
 
-from . import cite, urls
-from .enrich import release_date_text, tier_at
-from .model import Entry, Feature, Site, Tier
+from . import cite, textfilters, urls
+from .model import Entry, Feature, Site, Tier, tier_at
 
 SITE_NAME = "PyTorch Release Atlas"  # keep equal to site_name in mkdocs.yml
 
@@ -121,7 +120,7 @@ def release_description(site: Site, release) -> str:
         breaking = sum(1 for c in release.changes if c.section == "bc-breaking")
         changes = f", {_plural(len(release.changes), 'release-note change')} ({breaking:,} breaking)"
     return (
-        f"PyTorch {release.version}, released {release_date_text(release.date)}: "
+        f"PyTorch {release.version}, released {textfilters.release_date(release.date)}: "
         f"{_plural(len(release.entries), 'feature')} announced{f' ({tiers})' if tiers else ''}{changes}; "
         f"{release.commits:,} commits from {release.contributor_count:,} contributors."
     )

@@ -7,7 +7,6 @@ everything here is computed from them and never written back. Templates only rea
 from __future__ import annotations
 
 import calendar
-import datetime as dt
 import functools
 import hashlib
 import re
@@ -15,9 +14,11 @@ import unicodedata
 from collections import defaultdict
 from dataclasses import replace
 
-from . import symbols, urls
+from . import home, symbols, urls
 from .errors import ContentError, Problem, did_you_mean
 from .model import (
+    CHANGE_LABELS,
+    NO_TIER,
     QUIET_KINDS,
     SECTIONS,
     UPGRADE_GROUPS,
@@ -33,11 +34,9 @@ from .model import (
     Content,
     Contributor,
     ContributorWork,
-    DueItem,
     Entry,
     Family,
     Feature,
-    Home,
     LedgerRow,
     Matrix,
     MatrixRow,
@@ -46,8 +45,6 @@ from .model import (
     Retired,
     RetiredSymbol,
     Site,
-    StoryCell,
-    StoryRow,
     Symbol,
     SymbolModule,
     SymbolUse,
@@ -55,22 +52,9 @@ from .model import (
     TierLevel,
     UpgradeGroup,
     area_key,
+    tier_in,
     version_key,
 )
-
-CHANGE_LABELS = {
-    "new": "New",
-    "promoted": "Promoted",
-    "improved": "Improved",
-    "demoted": "Demoted",
-    "deprecated": "Deprecated",
-    "removed": "Removed",
-    "part-removed": "Partly removed",
-}
-
-
-NO_TIER = "No tier"
-"""A cell's tier slot where no entry so far has stated a tier."""
 
 
 def slugify(text: str) -> str:
@@ -139,6 +123,7 @@ def enrich(content: Content) -> Site:
         symbol_pages=_symbol_pages(releases, change_views, content.retired),
         source_date_epoch=calendar.timegm(max(r.date for r in releases).timetuple()),
         change_lists=tuple(r.version for r in releases if r.changes),
+        home=home.home(families, releases, content.tiers, feature_by_id, ledger),
     )
 
 
@@ -312,20 +297,6 @@ def backend_entries(entries: tuple[Entry, ...], backend: str) -> tuple[Entry, ..
     return tuple(out)
 
 
-def tier_at(tier: Tier | None, release: Release, tier_by_id: dict) -> Tier | None:
-    """The tier as the release's vocabulary names it: Beta carried into 2.8 reads API-Unstable."""
-    return _tier_in(tier, release.tier_vocabulary, tier_by_id)
-
-
-def _tier_in(tier: Tier | None, vocabulary: str, tier_by_id: dict) -> Tier | None:
-    if tier is None or tier.vocabulary in ("all", vocabulary):
-        return tier
-    for other in tier.equivalent:
-        if tier_by_id[other].vocabulary == vocabulary:
-            return tier_by_id[other]
-    return tier
-
-
 Eras = tuple[tuple[str, str], ...]
 """(version, tier vocabulary) of every release, oldest first: all a lifecycle strip needs of them."""
 
@@ -377,13 +348,13 @@ def _cells(entries: tuple[Entry, ...], eras: Eras, tiers: tuple[Tier, ...], pad:
                 carried = tier_by_id[entry.tier]
             # The tier slot holds a tier (stated, or carried from an earlier entry); what the
             # release did to the feature ("Improved") is the cell's change, shown beside it.
-            shown = _tier_in(carried, vocabulary, tier_by_id)
+            shown = tier_in(carried, vocabulary, tier_by_id)
             label, css = (shown.label, f"tier-{shown.id}") if shown else (NO_TIER, "untiered")
             cells.append(
                 Cell(version, shown.id if shown else None, label, css, entry, change=CHANGE_LABELS[entry.change])
             )
         elif carried is not None and carried.id != "removed":
-            shown = _tier_in(carried, vocabulary, tier_by_id)
+            shown = tier_in(carried, vocabulary, tier_by_id)
             cells.append(Cell(version, shown.id, shown.label, f"tier-{shown.id} carried", None))
         else:
             cells.append(Cell(version, None, "", "empty" if carried is None else "gone", None))
@@ -863,109 +834,6 @@ def _contributors(releases: tuple[Release, ...]) -> tuple[Contributor, ...]:
     return tuple(out)
 
 
-def release_date_text(date: dt.date) -> str:
-    return f"{date:%B} {date.day}, {date.year}"
-
-
-# ---------------------------------------------------------------- the home page
-
-
-def story_rows(site: Site) -> tuple[StoryRow, ...]:
-    """The rows of the home page's 2.x-at-a-glance table: one per top-level feature family, each
-    cell the most mature tier the release announced in that family (a deprecation or removal only
-    where that is all it did).
-
-    The one place that says what a row is: the page and its legend follow."""
-    rows = []
-    for family in site.families:
-        if family.ancestors:
-            continue
-        mine = set(family.ids)
-        cells = []
-        for release in site.releases:
-            entries = tuple(e for e in release.entries if e.id in mine)
-            cells.append(_story_cell(site, release, entries))
-        rows.append(StoryRow(family.node.name, urls.feature(family.node.id), tuple(cells)))
-    # The families most releases touched first: the story's main threads lead.
-    return tuple(sorted(rows, key=lambda r: (-sum(1 for c in r.cells if c.label), r.label.casefold())))
-
-
-def _story_cell(site: Site, release: Release, entries: tuple[Entry, ...]) -> StoryCell:
-    if not entries:
-        return StoryCell(release.version, None, "", "", "empty", f"{release.version}: nothing announced")
-    tiers = [tier_at(site.tier_by_id[e.tier], release, site.tier_by_id) for e in entries if e.tier]
-    growing = [t for t in tiers if t.id not in ("deprecated", "removed")]
-    top = max(growing or tiers, key=lambda t: t.level, default=None)
-    label = top.label if top else NO_TIER
-    said = "; ".join(
-        f"{site.feature_by_id[e.id].title}: "
-        + (tier_at(site.tier_by_id[e.tier], release, site.tier_by_id).label if e.tier else NO_TIER)
-        for e in entries
-    )
-    return StoryCell(
-        release.version,
-        top.id if top else None,
-        label,
-        STORY_ABBR[label],
-        f"tier-{top.id}" if top else "untiered",
-        f"{release.version}: {said}",
-        len(entries),
-    )
-
-
-STORY_ABBR = {
-    "Prototype": "P",
-    "Beta": "B",
-    "Stable": "S",
-    "Unstable": "U",
-    "Deprecated": "D",
-    "Removed": "R",
-    NO_TIER: "N",
-}
-"""Tier labels as the glance table prints them; the legend under it spells each one out."""
-
-
-def home(site: Site) -> Home:
-    """The home page: the glance table and its legend, what is on its way out, the picker's defaults."""
-    story = story_rows(site)
-    shown = {c.label for row in story for c in row.cells if c.label}
-    legend = []
-    for label, abbr in STORY_ABBR.items():
-        if label in shown:
-            tiers = [t for t in site.content.tiers if t.label == label]
-            names = " / ".join(t.name for t in tiers) or "No tier stated"
-            legend.append((abbr, names, f"tier-{tiers[0].id}" if tiers else "untiered"))
-    versions = site.versions
-    return Home(story, tuple(legend), _due(site), versions[-2] if len(versions) > 1 else versions[-1], versions[-1])
-
-
-def _due(site: Site) -> tuple[DueItem, ...]:
-    """What is on its way out: the ledger's rows not yet removed (the home page lists nothing the
-    ledger does not)."""
-    items = [
-        DueItem(row.title, row.url, row.deprecated_in, row.removal_planned, DUE_STATUS[row.status])
-        for row in site.ledger
-        if row.status != "removed"
-    ]
-    order = {"due": 0, "overdue": 1, "undated": 2}
-    items.sort(
-        key=lambda d: (
-            order[d.status],
-            version_key(d.removal) if d.removal else (0,),
-            tuple(-k for k in version_key(d.deprecated_in)),
-        )
-    )
-    # Undated deprecations of the last three releases that a release announcement names; the
-    # ledger lists the release-note ones too.
-    recent = set(site.versions[-3:])
-    named = {urls.feature(row.feature.id) for row in site.ledger if row.feature is not None}
-    return tuple(d for d in items if d.status != "undated" or (d.deprecated_in in recent and d.url in named))
-
-
-DUE_STATUS = {"due": "due", "overdue": "overdue", "deprecated": "undated"}
-"""A ledger row's status as the home page's list words it."""
-
-
 # ---------------------------------------------------------------- the upgrade guide between two releases
 
 
@@ -990,7 +858,3 @@ def guide(site: Site, start: str, end: str, backend: str = "") -> dict[str, tupl
             )
             out[group.id].extend(e for e in group.entries if applies_to(e.backends, backend))
     return {g: tuple(items) for g, items in out.items()}
-
-
-BREAKING_GROUPS = ("breaking", "removals", "defaults")
-"""The steps of an upgrade that can break code: the guide's headline counts them."""

@@ -23,9 +23,8 @@ import functools
 from pathlib import Path
 
 from . import urls
-from .enrich import NO_TIER, home
 from .errors import Problem
-from .model import Release, Site, version_key
+from .model import NO_TIER, Release, Site, version_key
 
 
 def check(site: Site, content_dir: Path | str | None = None) -> list[Problem]:
@@ -217,7 +216,7 @@ def home_lists(site: Site, where: _Where) -> list[Problem]:
     out = []
     rows = {row.url: row for row in site.ledger}
     status = {"due": "due", "overdue": "overdue", "deprecated": "undated"}
-    for item in home(site).due:
+    for item in site.home.due:
         row = rows.get(item.url)
         if row is None:
             out.append(

@@ -18,6 +18,8 @@ from pathlib import Path
 from . import schema, upgrade_rules, urls
 from .errors import ContentError, Problem, UsageError, did_you_mean
 from .model import (
+    NO_TIER,
+    NO_TIER_ABBR,
     Area,
     Backend,
     CatalogueFeature,
@@ -178,6 +180,7 @@ def _tiers(doc: Document, problems: list[Problem]) -> tuple[tuple[Tier, ...], tu
             d["id"],
             d["name"],
             d["label"],
+            d["abbr"],
             d["vocabulary"],
             d["level"],
             tuple(d.get("equivalent", ())),
@@ -198,7 +201,20 @@ def _tiers(doc: Document, problems: list[Problem]) -> tuple[tuple[Tier, ...], tu
                 problems.append(
                     doc.problem(("tiers", i, "equivalent", j), f"unknown tier '{other}'{did_you_mean(other, tier_ids)}")
                 )
+    _check_abbreviations(doc, tiers, problems)
     return tiers, vocabularies
+
+
+def _check_abbreviations(doc: Document, tiers: tuple[Tier, ...], problems: list[Problem]) -> None:
+    """The glance table prints a tier's label as one letter and its legend spells each letter out,
+    so a letter stands for one label, and the letter of "no tier" is taken."""
+    label_of = {NO_TIER_ABBR: NO_TIER}
+    for i, tier in enumerate(tiers):
+        said = label_of.setdefault(tier.abbr, tier.label)
+        if said != tier.label:
+            problems.append(
+                doc.problem(("tiers", i, "abbr"), f"abbreviation '{tier.abbr}' already stands for '{said}'")
+            )
 
 
 def _check_file_name(doc: Document, version: str, problems: list[Problem]) -> None:

@@ -11,8 +11,6 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass, field
 
-PR_URL = "https://github.com/pytorch/pytorch/pull/{}"
-
 
 @dataclass(frozen=True)
 class Section:
@@ -83,10 +81,32 @@ class Tier:
     id: str
     name: str
     label: str  # short text for matrix cells
+    abbr: str  # one letter for the label in the home page's glance table (tiers sharing a label share it)
     vocabulary: str  # a Vocabulary id, or "all"
     level: int  # one maturity scale across vocabularies; lower after higher = backwards
     equivalent: tuple[str, ...]
     description: str
+
+
+NO_TIER = "No tier"
+"""A cell's tier slot where no entry so far has stated a tier."""
+NO_TIER_ABBR = "N"
+"""NO_TIER in the home page's glance table: no tier's `abbr` may take it."""
+
+
+def tier_at(tier: Tier | None, release: Release, tier_by_id: dict) -> Tier | None:
+    """The tier as the release's vocabulary names it: Beta carried into 2.8 reads API-Unstable."""
+    return tier_in(tier, release.tier_vocabulary, tier_by_id)
+
+
+def tier_in(tier: Tier | None, vocabulary: str, tier_by_id: dict) -> Tier | None:
+    """The tier as `vocabulary` names it (its equivalent there), itself if it has none."""
+    if tier is None or tier.vocabulary in ("all", vocabulary):
+        return tier
+    for other in tier.equivalent:
+        if tier_by_id[other].vocabulary == vocabulary:
+            return tier_by_id[other]
+    return tier
 
 
 @dataclass(frozen=True)
@@ -438,6 +458,20 @@ UPGRADE_GROUPS = (
 )
 """The order in which a reader works through an upgrade (the /upgrade/ guide and release pages)."""
 
+BREAKING_GROUPS = ("breaking", "removals", "defaults")
+"""The steps of an upgrade that can break code: the guide's headline counts them."""
+
+CHANGE_LABELS = {
+    "new": "New",
+    "promoted": "Promoted",
+    "improved": "Improved",
+    "demoted": "Demoted",
+    "deprecated": "Deprecated",
+    "removed": "Removed",
+    "part-removed": "Partly removed",
+}
+"""What a release did to a feature (an entry's `change`: the release schema's enum follows), as pages word it."""
+
 
 @dataclass(frozen=True)
 class ChangeArea:
@@ -557,10 +591,11 @@ class Site:
     entries_by_tier: dict = field(hash=False)  # tier id -> entries, newest first
     symbol_pages: dict = field(hash=False)  # module path -> SymbolModule, by path: the /symbols/ pages
     source_date_epoch: int  # the newest release date, for reproducible builds
-    change_lists: tuple[str, ...] = ()  # releases whose release-note change list is imported, oldest first
+    change_lists: tuple[str, ...]  # releases whose release-note change list is imported, oldest first
+    home: Home  # the home page's glance table, what is on its way out, the picker's defaults
 
 
-# ---------------------------------------------------------------- the home page (computed by enrich.home)
+# ---------------------------------------------------------------- the home page (computed by generator.home)
 
 
 @dataclass(frozen=True)

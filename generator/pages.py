@@ -15,7 +15,6 @@ from pathlib import Path
 from markupsafe import Markup
 
 from . import describe, urls
-from .enrich import home
 from .model import Site
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -134,7 +133,7 @@ def pages(site: Site) -> list[Page]:
             "home.md.j2",
             SITE_NAME,
             "What every PyTorch 2.x release changed — by release, by feature and by backend.",
-            {"view": site.release_views[site.latest.version], "home": home(site)},
+            {"view": site.release_views[site.latest.version], "home": site.home},
             "releases/*.yaml, changes/*.yaml",
         )
     ]

@@ -17,8 +17,7 @@ import jinja2
 from markupsafe import Markup
 
 from . import browser, card, describe, rawhtml, textfilters, urls
-from .enrich import BREAKING_GROUPS, CHANGE_LABELS, release_date_text
-from .model import CHANGE_KINDS, SECTION_TITLES, UPGRADE_GROUPS, Site
+from .model import BREAKING_GROUPS, CHANGE_KINDS, CHANGE_LABELS, SECTION_TITLES, UPGRADE_GROUPS, Site
 from .pages import ROOT, pages
 from .reads import Compare, Reads
 from .writer import write_atomic
@@ -53,7 +52,7 @@ def environment() -> jinja2.Environment:
         url=textfilters.url,
         num=lambda n: f"{n:,}",
         frontmatter=textfilters.frontmatter,
-        date=release_date_text,
+        date=textfilters.release_date,
         pr_url=lambda n: textfilters.url(urls.pr(n)),
         issue_url=lambda n: textfilters.url(urls.issue(n)),
         tojson_attr=lambda v: textfilters.text(json.dumps(v, sort_keys=True, separators=(",", ":"))),

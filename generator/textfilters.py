@@ -9,6 +9,7 @@ a small subset is rebuilt from the escaped text: `code`, **bold** and *em*.
 
 from __future__ import annotations
 
+import datetime as dt
 import functools
 import html
 import json
@@ -194,3 +195,8 @@ def finalize(value):
     if isinstance(value, (int,)) and not isinstance(value, bool):
         return str(value)
     return text(value)
+
+
+def release_date(date: dt.date) -> str:
+    """A release date as pages print it: "October 15, 2025"."""
+    return f"{date:%B} {date.day}, {date.year}"

@@ -8,6 +8,7 @@ same content gives the same bytes in every file, whatever the folder, hash seed 
 from __future__ import annotations
 
 import hashlib
+import re
 import shutil
 import signal
 import subprocess
@@ -283,3 +284,18 @@ def test_sitemap_dates_come_from_the_content(real_site):
         line.strip()[len("<lastmod>") : -len("</lastmod>")] for line in sitemap.splitlines() if "<lastmod>" in line
     }
     assert dates == {latest}, textwrap.shorten(str(dates), 200)
+
+
+def test_a_renamed_tier_label_builds_and_the_home_page_says_it(content_copy, tmp_path):
+    """tiers.yaml is the one home of a tier's words: renaming a label is an edit of content that
+    `check` accepts and `build` shows (the glance table's letter comes from `abbr`, not the label)."""
+    tiers = content_copy / "tiers.yaml"
+    tiers.write_text(tiers.read_text().replace("label: Beta,", "label: Beta preview,", 1))
+    assert run_cli("check", "--content", str(content_copy)).returncode == 0
+    site = tmp_path / "site"
+    done = build_cli(content_copy, site, tmp_path / "docs")
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr
+    home = (site / "index.html").read_text()
+    assert 'title="2.7&#58; Widget compiler&#58; Beta preview"' in home
+    assert re.search(r'<td class="atlas-cell tier-beta"[^>]*>(<[^>]+>)*B<', home)

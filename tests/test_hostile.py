@@ -275,11 +275,15 @@ CASES = {
     ),
     "unknown-equivalent-tier": (
         edit(
-            "equivalent: [api-stable], description: Kept.}\n  - {id: api-unstable",
-            "equivalent: [api-stabel], description: Kept.}\n  - {id: api-unstable",
+            "equivalent: [api-stable], abbr: S, description: Kept.}\n  - {id: api-unstable",
+            "equivalent: [api-stabel], abbr: S, description: Kept.}\n  - {id: api-unstable",
             "tiers.yaml",
         ),
         ["tiers.yaml:18:92: tiers[2].equivalent[0]: unknown tier 'api-stabel' (did you mean 'api-stable'?)"],
+    ),
+    "one-letter-for-two-tier-labels": (
+        edit("[api-unstable], abbr: B,", "[api-unstable], abbr: P,", "tiers.yaml"),
+        ["tiers.yaml:17:107: tiers[1].abbr: abbreviation 'P' already stands for 'Prototype'"],
     ),
     "unknown-previous-release": (
         edit('previous: "2.7"', 'previous: "2.6"'),

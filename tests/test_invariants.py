@@ -10,10 +10,10 @@ import pytest
 
 from generator import invariants
 from generator.build import site_model
-from generator.enrich import NO_TIER, enrich, guide, home
+from generator.enrich import enrich, guide
 from generator.errors import ContentError
 from generator.load import load
-from generator.model import Cell
+from generator.model import NO_TIER, Cell
 from tests.conftest import ROOT, real_model, run_cli
 
 REAL = ROOT / "content"
@@ -47,7 +47,7 @@ def test_the_ledger_has_the_deprecations_the_home_page_and_the_notes_name(real):
     for name in ("torch.compile(fullgraph=True)", "dynamic_axes", "inline_inbuilt_nn_modules"):
         assert any(name in t for t in titles), name
     on_ledger = {row.url for row in real.ledger}
-    assert all(item.url in on_ledger for item in home(real).due)
+    assert all(item.url in on_ledger for item in real.home.due)
 
 
 def test_support_a_later_compatibility_row_drops_is_removed_not_overdue(real):

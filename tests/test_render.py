@@ -109,3 +109,8 @@ def test_no_import_cycle_in_the_package_and_urls_imports_nothing_of_it():
         return any(d == goal or (d not in seen and reaches(d, goal, (*seen, d))) for d in graph.get(start, ()))
 
     assert [m for m in graph if reaches(m, m)] == []
+    # The stages' nevers: what lays out pages computes no view (enrich) and reads no file (load);
+    # only the pipeline (build) and the content writers reach back.
+    upstream = {"enrich", "load", "home"}
+    allowed = {"build", "enrich", "load", "import_notes", "new_release"}
+    assert {m: sorted(graph[m] & upstream) for m in graph if m not in allowed and graph[m] & upstream} == {}

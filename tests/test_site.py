@@ -237,7 +237,7 @@ def test_former_ids_still_resolve(real_site: Path):
 def test_lifecycle_cells_hold_tiers_and_show_the_change_beside_them():
     """A strip's tier slot names a tier (or "No tier"), never a change kind; what the release did
     ("Improved", "New") is the cell's change, shown beside the tier."""
-    from generator.enrich import CHANGE_LABELS, NO_TIER
+    from generator.model import CHANGE_LABELS, NO_TIER
 
     site = real_model()
     tier_labels = {t.label for t in site.content.tiers} | {NO_TIER, ""}

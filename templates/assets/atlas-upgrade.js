@@ -1,7 +1,7 @@
 /* /upgrade/?from=&to=&backend=: the upgrade guide, grouped as a reader works through it
    (atlas.rules.collect, the rule /compare/ uses too), filtered to a backend and to pasted code.
    The paste never leaves the page. The steps, change kinds and entry labels are the build's
-   (generator.model UPGRADE_GROUPS and CHANGE_KINDS, enrich CHANGE_LABELS), written on the form as
+   (generator.model UPGRADE_GROUPS and CHANGE_KINDS, CHANGE_LABELS), written on the form as
    data-steps, data-kinds and data-labels; PR and issue links are the API's pr_urls and issue_urls. */
 (function () {
   "use strict";
