@@ -46,6 +46,8 @@ import re
 from dataclasses import dataclass, field, replace
 from itertools import pairwise
 
+from .model import SECTIONS as MODEL_SECTIONS
+
 AREA_SEPARATOR = " › "
 LABEL_WORDS = 4  # a group label of more words is a sentence: kept in the text, not the area
 SENTENCE_WORDS = 6  # a heading of more words, or with a full stop, is a sentence: never an area
@@ -72,22 +74,10 @@ WORDING: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...] = tuple(
     )
 )
 
-# Section heading text (lower-cased, emoji/punctuation/bold removed) -> section id.
-# None means "Highlights": it feeds features, not changes, and is skipped.
-SECTIONS: dict[str, str | None] = {
-    "highlights": None,
-    "backwards incompatible changes": "bc-breaking",
-    "backward incompatible changes": "bc-breaking",
-    "deprecations": "deprecations",
-    "new features": "new-features",
-    "improvements": "improvements",
-    "bug fixes": "bug-fixes",
-    "performance": "performance",
-    "documentation": "documentation",
-    "developers": "developers",
-    "security": "security",
-    "tracked regressions": "tracked-regressions",
-}
+# Section heading text (lower-cased, emoji/punctuation/bold removed) -> section id, from the one
+# table of sections (model.SECTIONS). None means "Highlights": it feeds features, not changes,
+# and is skipped.
+SECTIONS: dict[str, str | None] = {"highlights": None} | {h: s.id for s in MODEL_SECTIONS for h in s.headings}
 OTHER = "other"
 
 _HEADING = re.compile(r"^ {0,3}(#{1,6})(?=[ \t]|$)[ \t]*(.*?)(?:[ \t]+#+)?[ \t]*$")

@@ -30,17 +30,16 @@ from pathlib import Path
 
 import yaml
 
-from . import schema, urls, yamlsrc
+from . import load, schema, urls, yamlsrc
 from ._notes_parser import ImportedChange, Lines, ParsedNotes, build, classify, find_prs
 from .errors import ContentError, Problem, UsageError, exit_code
-from .load import _change, _check_file_name, check_change_anchors
+from .model import HAND_WRITTEN
 from .writer import write_atomic
 
 __all__ = ["ImportedChange", "ParsedNotes", "command", "find_prs", "parse_notes", "render_changes_yaml"]
 
 SCHEMA_COMMENT = "# yaml-language-server: $schema=../../generator/schemas/changes.schema.json"
 SOURCE_URL = "https://github.com/pytorch/pytorch/releases/tag/v{release}.0"
-HAND_WRITTEN = ("note", "workaround", "backends", "kind", "restore", "removal", "features", "anchors")
 _FENCE = re.compile(r"^\s*(```|~~~)")
 _PR_REF = re.compile(r"#(\d+)|/pull/(\d+)")
 
@@ -280,13 +279,9 @@ def _check_yaml(text: str, target: str, content_dir: Path) -> list[Problem]:
     problems = schema.check(doc, "changes")
     if problems:
         return problems
-    if Path(target).resolve().parent == (content_dir / "changes").resolve():
-        _check_file_name(doc, doc.data["release"], problems)
-    backends = _backend_ids(content_dir)
-    if backends is not None:
-        for i, raw in enumerate(doc.data["changes"]):
-            _change(doc, i, raw, {"backend": backends}, problems)
-    check_change_anchors(doc, (), problems)
+    named = Path(target).resolve().parent == (content_dir / "changes").resolve()
+    load.change_list(doc, _backend_ids(content_dir), problems, named)
+    load.check_change_anchors(doc, (), problems)
     return problems
 
 

@@ -101,10 +101,7 @@ def load(content_dir: Path) -> Content:
     change_doc_by_release: dict[str, Document] = {}
     for doc in filter(None, change_docs):
         version = doc.data["release"]
-        _check_file_name(doc, version, problems)
-        changes_by_release[version] = tuple(
-            _change(doc, i, c, ids, problems) for i, c in enumerate(doc.data["changes"])
-        )
+        changes_by_release[version] = change_list(doc, ids["backend"], problems)
         change_doc_by_release[version] = doc
 
     releases = []
@@ -350,9 +347,22 @@ def _release(doc, ids, tiers, vocabularies, changes_by_release, problems) -> Rel
     )
 
 
+def change_list(
+    doc: Document, backend_ids: set[str] | None, problems: list[Problem], named: bool = True
+) -> tuple[Change, ...]:
+    """The changes of a schema-valid content/changes/X.Y.yaml, with what can be checked in the
+    file alone: its name (when `named`: it sits in a changes folder), backend ids (unless None:
+    no registry to check against), restore and kind rules. The importer refuses what this refuses."""
+    if named:
+        _check_file_name(doc, doc.data["release"], problems)
+    ids = {"backend": backend_ids}
+    return tuple(_change(doc, i, c, ids, problems) for i, c in enumerate(doc.data["changes"]))
+
+
 def _change(doc: Document, i: int, raw: dict, ids: dict, problems: list[Problem]) -> Change:
     override = raw.get("backends")
-    for j, backend in enumerate(override or ()):
+    checked = override if override and ids["backend"] is not None else ()
+    for j, backend in enumerate(checked):
         _check_id(doc, ("changes", i, "backends", j), "backend", backend, ids, problems)
     if raw.get("restore") is not None and (why := upgrade_rules.restore_problem(raw["restore"])):
         problems.append(doc.problem(("changes", i, "restore"), why))

@@ -250,6 +250,12 @@ class Change:
     # changes merged into it), kept on it as alias ids so published links still land on it
 
 
+HAND_WRITTEN = ("note", "workaround", "backends", "kind", "restore", "removal", "features", "anchors")
+"""A change's hand-written fields as content/changes/X.Y.yaml spells them (`backends` is
+Change.backends_override): what a re-import of the notes keeps, and the changes schema marks
+"Hand-written"."""
+
+
 @dataclass(frozen=True)
 class Release:
     version: str
@@ -457,6 +463,10 @@ UPGRADE_GROUPS = (
     ("new", "New features and promotions"),
 )
 """The order in which a reader works through an upgrade (the /upgrade/ guide and release pages)."""
+
+EVERY_BACKEND_GROUPS = ("known-issues",)
+"""Upgrade groups shown whatever the backend a reader picks: reports of what fails, each naming
+whom it hits (a release has one or two)."""
 
 BREAKING_GROUPS = ("breaking", "removals", "defaults")
 """The steps of an upgrade that can break code: the guide's headline counts them."""

@@ -17,7 +17,15 @@ import jinja2
 from markupsafe import Markup
 
 from . import browser, card, describe, rawhtml, textfilters, urls
-from .model import BREAKING_GROUPS, CHANGE_KINDS, CHANGE_LABELS, SECTION_TITLES, UPGRADE_GROUPS, Site
+from .model import (
+    BREAKING_GROUPS,
+    CHANGE_KINDS,
+    CHANGE_LABELS,
+    EVERY_BACKEND_GROUPS,
+    SECTION_TITLES,
+    UPGRADE_GROUPS,
+    Site,
+)
 from .pages import ROOT, pages
 from .reads import Compare, Reads
 from .writer import write_atomic
@@ -67,6 +75,7 @@ def environment() -> jinja2.Environment:
         urls=urls,
         coverage=coverage,
         breaking_groups=BREAKING_GROUPS,
+        every_backend_groups=EVERY_BACKEND_GROUPS,
     )
     return env
 

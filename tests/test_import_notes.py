@@ -16,6 +16,7 @@ from generator import import_notes
 from generator._notes_parser import SECTIONS, classify, is_sentence, section_key
 from generator.errors import ContentError
 from generator.import_notes import ImportedChange, parse_notes, render_changes_yaml
+from generator.model import HAND_WRITTEN
 from generator.writer import write_atomic
 from generator.yamlsrc import MAX_BYTES, MAX_DEPTH
 from tests.conftest import run_cli
@@ -650,7 +651,7 @@ def test_reimport_through_the_command_is_byte_identical(release, tmp_path, capsy
     # A fresh import is the committed file without its hand-written fields.
     committed = yaml.safe_load(committed_text)
     for change in committed["changes"]:
-        for key in import_notes.HAND_WRITTEN:
+        for key in HAND_WRITTEN:
             change.pop(key, None)
     assert yaml.safe_load(fresh.read_bytes()) == committed
 

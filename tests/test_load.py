@@ -180,21 +180,6 @@ def test_cli_exit_codes_and_no_traceback(content_copy):
     assert usage.returncode == 2 and "Traceback" not in usage.stderr
 
 
-def test_the_schema_enum_of_sections_is_the_sections_table():
-    import json
-
-    from generator.model import SECTIONS
-    from generator.schema import SCHEMA_DIR, validator
-
-    on_disk = json.loads((SCHEMA_DIR / "changes.schema.json").read_text(encoding="utf-8"))
-    section = on_disk["properties"]["changes"]["items"]["properties"]["section"]
-    assert section["enum"] == [s.id for s in SECTIONS]
-    assert (
-        validator("changes").schema["properties"]["changes"]["items"]["properties"]["section"]["enum"]
-        == section["enum"]
-    )
-
-
 def test_a_change_tagged_with_an_unknown_feature_is_refused_with_a_did_you_mean(content_copy):
     path = content_copy / "changes" / "2.8.yaml"
     path.write_text(
@@ -284,28 +269,6 @@ def test_area_in_a_release_entry_points_to_the_catalogue(content_copy):
     [line] = problems(content_copy)
     assert line.startswith("releases/2.8.yaml:24:5: features[1].area: ")
     assert "features/*.yaml" in line
-
-
-def test_the_kind_enum_and_the_guides_labels_are_the_kinds_table():
-    """`kind` is spelled once (model.CHANGE_KINDS): the schema file editors read and the upgrade
-    guide's labels in the browser must name the same kinds with the same labels."""
-    import json
-
-    from generator.model import CHANGE_KINDS
-    from generator.schema import SCHEMA_DIR, validator
-    from tests.conftest import ROOT
-
-    on_disk = json.loads((SCHEMA_DIR / "changes.schema.json").read_text(encoding="utf-8"))
-    kind = on_disk["properties"]["changes"]["items"]["properties"]["kind"]
-    assert kind["enum"] == list(CHANGE_KINDS)
-    assert validator("changes").schema["properties"]["changes"]["items"]["properties"]["kind"]["enum"] == kind["enum"]
-    # The guide's script holds no copy: it reads the table the build writes on the form.
-    js = (ROOT / "templates" / "assets" / "atlas-upgrade.js").read_text(encoding="utf-8")
-    assert "no-action" not in js and 'atlas.data(q.form, "kinds", {})' in js
-    template = (ROOT / "templates" / "upgrade.md.j2").read_text(encoding="utf-8")
-    assert 'data-kinds="{{ change_kind|tojson_attr }}"' in template
-    api = json.loads((SCHEMA_DIR / "api.schema.json").read_text(encoding="utf-8"))
-    assert f'"{next(reversed(CHANGE_KINDS))}"' in json.dumps(api)  # the API schema lists the newest kind too
 
 
 def test_an_alias_that_is_another_features_live_id_is_refused(content_copy):

@@ -8,7 +8,7 @@
   function initCompare() {
     atlas.rangeForm("atlas-compare", "atlas-compare-result", function (q) {
       const steps = atlas.data(q.form, "steps", []);
-      const groups = atlas.rules.collect(q.releases, steps, { backend: q.backend, labels: atlas.data(q.form, "labels", {}) }).groups;
+      const groups = atlas.rules.collect(q.releases, steps, { backend: q.backend, labels: atlas.data(q.form, "labels", {}), everyBackend: atlas.data(q.form, "everyBackend", []) }).groups;
       q.out.append(el("p", { class: "atlas-compare-msg" },
         "Upgrading from " + q.from + " to " + q.to + " (" + q.range.join(", ") + "), " + (q.backendName || "all backends") + "."));
       const gap = atlas.gapNote(q.releases);

@@ -79,24 +79,21 @@
     return !backend || !item.backends.length || item.backends.includes(backend);
   }
 
-  /* Where an announced feature entry goes in the guide; other entries (improved, demoted) are
-     on the release pages only. */
-  const ENTRY_GROUPS = { new: "new", promoted: "new", deprecated: "deprecations", removed: "removals" };
-
   /* The changes and entries of a range (the API's release JSON, oldest first) grouped by the
      build's upgrade groups (`steps`: [[id, title], ...]), for /compare/ and /upgrade/ alike:
      a release-note change goes to its `group` (those with none ask nothing of an upgrade), an
-     entry to its `group` too (ENTRY_GROUPS when the API gives none); with `tokens` (pasted code), only changes naming something it uses.
+     entry to the API's `group` too; with `tokens` (pasted code), only changes naming something it uses.
      Returns {groups: {id: [item]}, dropped}; an item's `path` is relative to the site root. */
   function collect(releases, steps, options) {
     const backend = options.backend || "", tokens = options.tokens || null, labels = options.labels || {};
+    const everyBackend = options.everyBackend || [];
     const groups = Object.fromEntries(steps.map(function (s) { return [s[0], []]; }));
     let dropped = 0;
     for (const rel of releases) {
       for (const c of rel.change_list) {
         if (!c.group || !(c.group in groups)) continue;
-        // Known issues show whatever the backend (a release has one or two; each says whom it hits).
-        if (c.group !== "known-issues" && !concerns(c, backend)) continue;
+        // Known issues show whatever the backend (the build's EVERY_BACKEND_GROUPS; each says whom it hits).
+        if (!everyBackend.includes(c.group) && !concerns(c, backend)) continue;
         if (tokens && !usesAny(c.symbols, tokens)) { dropped++; continue; }
         groups[c.group].push({
           release: rel.version, path: c.path, text: plain(c.text), area: c.area, kind: c.kind,
@@ -108,7 +105,7 @@
       for (const e of rel.entries) {
         // The API's `group` (generator/enrich.py guide_entries): "" where a change record of the
         // same step already tells it, so the ledger, release pages and both views count it once.
-        const group = e.group !== undefined ? e.group : ENTRY_GROUPS[e.change];
+        const group = e.group;
         if (!group || !(group in groups) || !concerns(e, backend)) continue;
         groups[group].push({
           release: rel.version, path: e.path, text: e.title, label: labels[e.change] || e.change,

@@ -32,16 +32,16 @@
     return out;
   }
 
-  function item(it, key, href) {
+  function item(it, href) {
     const li = el("li", { "data-release": it.release, class: "atlas-upgrade-item" });
     li.append(el("span", { class: "atlas-tag" }, it.release), " ");
     if (it.kind) li.append(el("span", { class: "atlas-tag atlas-kind" }, it.kindName), " ");
     if (it.label) li.append(el("span", { class: "atlas-tag" }, it.label), " ");
     if (it.areaShown) li.append(el("span", { class: "atlas-area-name" }, it.area + ": "));
     li.append(el("a", { href: href(it.path) }, it.text));
-    if (key === "known-issues" && it.backends && it.backends.length) li.append(el("span", { class: "atlas-area-name" },
+    if (it.forEvery && it.backends && it.backends.length) li.append(el("span", { class: "atlas-area-name" },
       " · for " + it.backends.map(function (b) { return backendName(b); }).join(", ")));
-    if (it.note) { li.append(el("br")); li.append(el("strong", {}, key === "known-issues" ? "What fails: " : "What to do: ")); li.append.apply(li, inline(it.note)); }
+    if (it.note) { li.append(el("br")); li.append(el("strong", {}, it.forEvery ? "What fails: " : "What to do: ")); li.append.apply(li, inline(it.note)); }
     if (it.workaround) { li.append(" "); li.append(el("strong", {}, "Workaround: ")); li.append.apply(li, inline(it.workaround)); }
     (it.issues || []).forEach(function (n, k) { li.append(" "); li.append(el("a", { href: it.issueUrls[k] }, "issue #" + n)); });
     if (it.restore) { li.append(" "); li.append(el("strong", {}, "Old behaviour back: ")); li.append(el("code", {}, it.restore)); }
@@ -53,9 +53,10 @@
   function initUpgrade() {
     const form = atlas.rangeForm("atlas-upgrade", "atlas-upgrade-result", function (q) {
       const steps = atlas.data(q.form, "steps", []), kinds = atlas.data(q.form, "kinds", {});
+      const everyBackend = atlas.data(q.form, "everyBackend", []);
       const code = q.form.elements.code.value.trim();
       const tokens = code ? atlas.rules.pastedTokens(code) : null;
-      const found = atlas.rules.collect(q.releases, steps, { backend: q.backend, tokens: tokens, labels: atlas.data(q.form, "labels", {}) });
+      const found = atlas.rules.collect(q.releases, steps, { backend: q.backend, tokens: tokens, labels: atlas.data(q.form, "labels", {}), everyBackend: everyBackend });
       const counts = steps.map(function (s) { return found.groups[s[0]].length + " " + s[1].toLowerCase(); }).join(" · ");
       // The answer first: what can break code (the build's BREAKING_GROUPS, data-breaking).
       const breaks = atlas.data(q.form, "breaking", []).reduce(function (n, k) { return n + (found.groups[k] || []).length; }, 0);
@@ -81,7 +82,7 @@
         let area = null, release = null;
         for (const it of items) {
           const fresh = it.release !== release;
-          list.append(item(Object.assign({}, it, { kindName: kinds[it.kind] || it.kind, areaShown: it.area && (fresh || it.area !== area) }), key, q.href));
+          list.append(item(Object.assign({}, it, { kindName: kinds[it.kind] || it.kind, forEvery: everyBackend.includes(key), areaShown: it.area && (fresh || it.area !== area) }), q.href));
           area = it.area;
           release = it.release;
         }
