@@ -201,6 +201,17 @@ EARLIER_REMOVALS = "removals-of-earlier-deprecations"  # /deprecations/: removal
 KNOWN_ISSUES = "known-issues"  # a release page's tracked regressions, above its features
 
 
+def upgrade(start: str, end: str) -> str:
+    """The upgrade guide opened on a range: /upgrade/?from=2.11&to=2.12."""
+    return f"{UPGRADE}?from={start}&to={end}"
+
+
+def upgrade_step(group: str) -> str:
+    """The anchor of one step of the upgrade guide (a model.UPGRADE_GROUPS id): 'upgrade-breaking'.
+    atlas-upgrade.js gives its lists the same ids ("upgrade-" + the step's id)."""
+    return f"upgrade-{group}"
+
+
 def at(url: str, anchor: str = "") -> str:
     """A page URL with an optional #anchor."""
     return f"{url}#{anchor}" if anchor else url

@@ -87,6 +87,13 @@ def test_the_sites_section_pages_are_the_navs_tabs_and_the_search_words_name_the
     assert set(tabs) <= set(search.SECTION_PAGES) | {urls.HOME}
 
 
+def test_the_theme_overrides_link_the_paths_urls_py_owns():
+    config = yaml.load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"), Loader=yaml.BaseLoader)
+    assert config["extra"]["atlas"] == {"feed": urls.FEED, "no_script_search": urls.FEATURES}
+    overrides = "".join(p.read_text(encoding="utf-8") for p in (ROOT / "templates" / "overrides").rglob("*.html"))
+    assert "feed.xml" not in overrides and "features/" not in overrides
+
+
 def test_the_vocabularies_of_the_schemas_are_those_of_tiers_yaml():
     tiers = yaml.safe_load((ROOT / "content" / "tiers.yaml").read_text(encoding="utf-8"))
     vocabularies = [v["id"] for v in tiers["vocabularies"]]
