@@ -52,6 +52,7 @@ from .model import (
     Tier,
     TierLevel,
     UpgradeGroup,
+    Vocabulary,
     area_key,
     tier_in,
     version_key,
@@ -106,7 +107,7 @@ def enrich(content: Content) -> Site:
         tier_by_id=tier_by_id,
         backend_by_id={b.id: b for b in content.backends},
         area_by_id={a.id: a for a in content.areas},
-        tier_levels=_tier_levels(content.tiers),
+        tier_levels=_tier_levels(content.tiers, content.vocabularies),
         backend_views=tuple(
             _backend_view(b, releases, features, eras, content.tiers, change_views) for b in content.backends
         ),
@@ -128,13 +129,16 @@ def enrich(content: Content) -> Site:
     )
 
 
-def _tier_levels(tiers: tuple[Tier, ...]) -> tuple[TierLevel, ...]:
+def _tier_levels(tiers: tuple[Tier, ...], vocabularies: tuple[Vocabulary, ...]) -> tuple[TierLevel, ...]:
+    """The tiers of the first and the latest vocabulary side by side, level by level (tiers of
+    every vocabulary on both sides)."""
+    first, latest = vocabularies[0].id, vocabularies[-1].id
     levels = sorted({t.level for t in tiers})
     return tuple(
         TierLevel(
             level,
-            tuple(t for t in tiers if t.level == level and t.vocabulary != "api-stability"),
-            tuple(t for t in tiers if t.level == level and t.vocabulary != "maturity"),
+            tuple(t for t in tiers if t.level == level and t.vocabulary in (first, "all")),
+            tuple(t for t in tiers if t.level == level and t.vocabulary in (latest, "all")),
         )
         for level in levels
     )

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from . import urls
 from .model import (
+    DUE_STATUS,
     NO_TIER,
     NO_TIER_ABBR,
     DueItem,
@@ -115,7 +116,3 @@ def due(ledger: tuple[LedgerRow, ...], versions: tuple[str, ...]) -> tuple[DueIt
     recent = set(versions[-3:])
     named = {urls.feature(row.feature.id) for row in ledger if row.feature is not None}
     return tuple(d for d in items if d.status != "undated" or (d.deprecated_in in recent and d.url in named))
-
-
-DUE_STATUS = {"due": "due", "overdue": "overdue", "deprecated": "undated"}
-"""A ledger row's status as the home page's list words it."""

@@ -24,7 +24,7 @@ from pathlib import Path
 
 from . import urls
 from .errors import Problem
-from .model import NO_TIER, Release, Site, version_key
+from .model import DUE_STATUS, NO_TIER, Release, Site, version_key
 
 
 def check(site: Site, content_dir: Path | str | None = None) -> list[Problem]:
@@ -215,7 +215,7 @@ def home_lists(site: Site, where: _Where) -> list[Problem]:
     the latest release."""
     out = []
     rows = {row.url: row for row in site.ledger}
-    status = {"due": "due", "overdue": "overdue", "deprecated": "undated"}
+    status = DUE_STATUS
     for item in site.home.due:
         row = rows.get(item.url)
         if row is None:

@@ -18,6 +18,7 @@ from pathlib import Path
 from . import schema, upgrade_rules, urls
 from .errors import ContentError, Problem, UsageError, did_you_mean
 from .model import (
+    ENDING_TIERS,
     NO_TIER,
     NO_TIER_ABBR,
     Area,
@@ -199,6 +200,11 @@ def _tiers(doc: Document, problems: list[Problem]) -> tuple[tuple[Tier, ...], tu
                     doc.problem(("tiers", i, "equivalent", j), f"unknown tier '{other}'{did_you_mean(other, tier_ids)}")
                 )
     _check_abbreviations(doc, tiers, problems)
+    for needed in ENDING_TIERS:
+        if not any(t.id == needed and t.vocabulary == "all" for t in tiers):
+            problems.append(
+                doc.problem(("tiers",), f"no tier '{needed}' of vocabulary 'all': the ledger and lifecycles need it")
+            )
     return tiers, vocabularies
 
 

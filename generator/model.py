@@ -88,6 +88,10 @@ class Tier:
     description: str
 
 
+ENDING_TIERS = ("deprecated", "removed")
+"""Tier ids the site's rules name (the ledger, lifecycles, the glance table): a feature on its way
+out and one gone. content/tiers.yaml must define both, in every vocabulary ("all")."""
+
 NO_TIER = "No tier"
 """A cell's tier slot where no entry so far has stated a tier."""
 NO_TIER_ABBR = "N"
@@ -637,6 +641,10 @@ class DueItem:
     deprecated_in: str
     removal: str | None  # release announced for its removal
     status: str  # "due" (removal release not out yet), "overdue" (out, not removed), "undated"
+
+
+DUE_STATUS = {"due": "due", "overdue": "overdue", "deprecated": "undated"}
+"""A ledger row's status (LedgerRow.status, but "removed") as the home page's list words it."""
 
 
 @dataclass(frozen=True)

@@ -285,6 +285,10 @@ CASES = {
         edit("[api-unstable], abbr: B,", "[api-unstable], abbr: P,", "tiers.yaml"),
         ["tiers.yaml:17:107: tiers[1].abbr: abbreviation 'P' already stands for 'Prototype'"],
     ),
+    "the-removed-tier-renamed": (
+        edit("{id: removed,", "{id: gone,", "tiers.yaml"),
+        ["tiers.yaml:16:3: tiers: no tier 'removed' of vocabulary 'all': the ledger and lifecycles need it"],
+    ),
     "unknown-previous-release": (
         edit('previous: "2.7"', 'previous: "2.6"'),
         ["releases/2.8.yaml:4:11: previous: previous is 2.6, but the release before 2.8 is 2.7"],
