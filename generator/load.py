@@ -13,6 +13,7 @@ Layout of a content folder:
 from __future__ import annotations
 
 import datetime as dt
+from dataclasses import dataclass
 from pathlib import Path
 
 from . import schema, upgrade_rules, urls
@@ -42,94 +43,119 @@ from .yamlsrc import Document, read
 
 REGISTRIES = ("tiers", "backends", "areas")
 
-_PARSED: dict[tuple, Document] = {}
-"""Valid documents by (path, mtime, size, kind): live preview re-reads only the file you saved."""
+_PARSED: dict[tuple, tuple[tuple, Document]] = {}
+"""(path, kind) -> ((mtime, size), valid document): live preview re-reads only the file you saved."""
 
 
 def load(content_dir: Path) -> Content:
-    """Read and validate a content folder; raise ContentError listing every problem."""
+    """Read and validate a content folder; raise ContentError listing every problem.
+
+    Three phases: read and schema-check every file (`_read`), build the registries and the
+    catalogue (the cross-file checks need all of them: a problem there stops here), then build
+    the change lists and releases and check what spans files (`_check_across`)."""
     content_dir = Path(content_dir)
     if not content_dir.is_dir():
         raise UsageError(f"{content_dir}: content folder not found")
     problems: list[Problem] = []
+    docs = _read(content_dir, problems)
+    if None in docs.registries.values() or len(docs.registries) < len(REGISTRIES) or None in docs.features:
+        raise ContentError(problems)  # cross-file checks need every registry and the whole catalogue
 
-    def parse(path: Path, kind: str) -> Document | None:
-        try:
-            stat = path.stat()
-            key = (str(path.resolve()), stat.st_mtime_ns, stat.st_size, kind)
-        except OSError:
-            key = None
-        if key in _PARSED:
-            return _PARSED[key]
-        doc, errs = read(path, _display(path))
-        problems.extend(errs)
-        if doc is None:
-            return None
-        errs = schema.check(doc, kind)
-        problems.extend(errs)
-        if errs:
-            return None
-        if key is not None:
-            _PARSED[key] = doc
-        return doc
+    tiers, vocabularies = _tiers(docs.registries["tiers"], problems)
+    backends = _registry(docs.registries["backends"], "backends", problems, _backend)
+    areas = _registry(docs.registries["areas"], "areas", problems, lambda d: Area(d["id"], d["name"], d["description"]))
+    ids = {"tier": {t.id for t in tiers}, "backend": {b.id for b in backends}, "area": {a.id for a in areas}}
+    catalogue = _catalogue(docs.features, ids, problems)
+    ids["feature"] = {f.id: f for f in catalogue}
 
-    registry_docs = {}
+    change_docs = {doc.data["release"]: doc for doc in filter(None, docs.changes)}
+    changes = {version: change_list(doc, ids["backend"], problems) for version, doc in change_docs.items()}
+    releases = []
+    for doc in filter(None, docs.releases):
+        release = _release(doc, ids, tiers, vocabularies, changes, problems)
+        if release:
+            releases.append((release, doc))
+    releases.sort(key=lambda pair: pair[0].key)
+    _check_across(content_dir, docs, releases, tiers, catalogue, change_docs, problems)
+    if problems:
+        raise ContentError(problems)
+    retired = _retired(docs.symbols) if docs.symbols is not None else ()
+    return Content(tuple(r for r, _ in releases), tiers, vocabularies, backends, areas, catalogue, retired)
+
+
+@dataclass
+class _Docs:
+    """The content folder's files, read and schema-checked (None where a file failed)."""
+
+    registries: dict[str, Document | None]  # by kind; a missing registry file has no key
+    features: list[Document | None]
+    releases: list[Document | None]
+    changes: list[Document | None]
+    symbols: Document | None
+
+
+def _read(content_dir: Path, problems: list[Problem]) -> _Docs:
+    registries = {}
     for kind in REGISTRIES:
         path = content_dir / f"{kind}.yaml"
         if not path.exists():
             problems.append(Problem(_display(path), 1, 1, f"missing registry file {kind}.yaml"))
             continue
-        registry_docs[kind] = parse(path, kind)
+        registries[kind] = _parse(path, kind, problems)
     feature_paths = sorted((content_dir / "features").glob("*.y*ml"))
     if not feature_paths:
         problems.append(Problem(_display(content_dir / "features"), 1, 1, "missing feature catalogue features/*.yaml"))
-    feature_docs = [parse(p, "features") for p in feature_paths]
-    release_docs = [parse(p, "release") for p in sorted((content_dir / "releases").glob("*.y*ml"))]
-    change_docs = [parse(p, "changes") for p in sorted((content_dir / "changes").glob("*.y*ml"))]
-    symbols_path = content_dir / "symbols.yaml"
-    symbols_doc = parse(symbols_path, "symbols") if symbols_path.exists() else None
-    if None in registry_docs.values() or len(registry_docs) < len(REGISTRIES) or None in feature_docs:
-        raise ContentError(problems)  # cross-file checks need every registry and the whole catalogue
+    symbols = content_dir / "symbols.yaml"
+    return _Docs(
+        registries,
+        [_parse(p, "features", problems) for p in feature_paths],
+        [_parse(p, "release", problems) for p in sorted((content_dir / "releases").glob("*.y*ml"))],
+        [_parse(p, "changes", problems) for p in sorted((content_dir / "changes").glob("*.y*ml"))],
+        _parse(symbols, "symbols", problems) if symbols.exists() else None,
+    )
 
-    tiers, vocabularies = _tiers(registry_docs["tiers"], problems)
-    backends = _registry(registry_docs["backends"], "backends", problems, _backend)
-    areas = _registry(registry_docs["areas"], "areas", problems, lambda d: Area(d["id"], d["name"], d["description"]))
-    ids = {"tier": {t.id for t in tiers}, "backend": {b.id for b in backends}, "area": {a.id for a in areas}}
-    catalogue = _catalogue(feature_docs, ids, problems)
-    ids["feature"] = {f.id: f for f in catalogue}
 
-    changes_by_release: dict[str, tuple[Change, ...]] = {}
-    change_doc_by_release: dict[str, Document] = {}
-    for doc in filter(None, change_docs):
-        version = doc.data["release"]
-        changes_by_release[version] = change_list(doc, ids["backend"], problems)
-        change_doc_by_release[version] = doc
+def _parse(path: Path, kind: str, problems: list[Problem]) -> Document | None:
+    """The file read and checked against its schema (None, with the problems, when it is not
+    valid); unchanged since the last call (same mtime and size), the document read then."""
+    try:
+        stat = path.stat()
+        key, stamp = (str(path.resolve()), kind), (stat.st_mtime_ns, stat.st_size)
+    except OSError:
+        key = stamp = None
+    if key in _PARSED and _PARSED[key][0] == stamp:
+        return _PARSED[key][1]
+    doc, errs = read(path, _display(path))
+    problems.extend(errs)
+    if doc is None:
+        return None
+    errs = schema.check(doc, kind)
+    problems.extend(errs)
+    if errs:
+        return None
+    if key is not None:
+        _PARSED[key] = (stamp, doc)  # one document per file: a long preview does not accumulate
+    return doc
 
-    releases = []
-    for doc in filter(None, release_docs):
-        release = _release(doc, ids, tiers, vocabularies, changes_by_release, problems)
-        if release:
-            releases.append((release, doc))
-    releases.sort(key=lambda pair: pair[0].key)
+
+def _check_across(content_dir, docs: _Docs, releases, tiers, catalogue, change_docs: dict, problems) -> None:
+    """What spans files: release order, lifecycles, aliases, unused catalogue features, the
+    features changes name, change anchors against entries, change lists without a release."""
     _check_order(releases, problems)
     _check_lifecycles(releases, {t.id: t for t in tiers}, problems)
     _check_aliases(releases, catalogue, problems)
-    if None not in release_docs:  # a release that did not parse would make its features look unused
-        _check_catalogue_used(catalogue, releases, feature_docs, problems)
-    _check_change_features(ids["feature"], change_doc_by_release, problems)
+    if None not in docs.releases:  # a release that did not parse would make its features look unused
+        _check_catalogue_used(catalogue, releases, docs.features, problems)
+    _check_change_features({f.id: f for f in catalogue}, change_docs, problems)
     for release, _ in releases:
-        if release.version in change_doc_by_release:
-            check_change_anchors(change_doc_by_release[release.version], release.entries, problems)
+        if release.version in change_docs:
+            check_change_anchors(change_docs[release.version], release.entries, problems)
     known = {r.version for r, _ in releases}
-    for version, doc in change_doc_by_release.items():
+    for version, doc in change_docs.items():
         if version not in known and not (content_dir / "releases" / f"{version}.yaml").exists():
             problems.append(
                 doc.problem(("release",), f"no release {version} in releases/{did_you_mean(version, known)}")
             )
-    if problems:
-        raise ContentError(problems)
-    retired = _retired(symbols_doc) if symbols_doc is not None else ()
-    return Content(tuple(r for r, _ in releases), tiers, vocabularies, backends, areas, catalogue, retired)
 
 
 def _display(path: Path) -> str:
@@ -243,13 +269,14 @@ def _date(doc: Document, pointer: tuple, value: str, problems: list[Problem]) ->
 
 
 def _release(doc, ids, tiers, vocabularies, changes_by_release, problems) -> Release | None:
+    """A release file's Release, checking what one file can tell (its name, dates, order of
+    versions, vocabulary, each entry through `_entry`); None when its date is unreadable."""
     d = doc.data
     version = d["version"]
     _check_file_name(doc, version, problems)
     date = _date(doc, ("date",), d["date"], problems)
     if version_key(d["previous"]) >= version_key(version):
         problems.append(doc.problem(("previous",), f"previous release {d['previous']} is not older than {version}"))
-    tier_by_id = {t.id: t for t in tiers}
     vocab_ids = {v.id for v in vocabularies}
     if d["tier_vocabulary"] not in vocab_ids:
         problems.append(
@@ -258,82 +285,11 @@ def _release(doc, ids, tiers, vocabularies, changes_by_release, problems) -> Rel
                 f"unknown vocabulary '{d['tier_vocabulary']}'{did_you_mean(d['tier_vocabulary'], vocab_ids)}",
             )
         )
-    entries, seen = [], {}
-    for i, raw in enumerate(d["features"]):
-        at = ("features", i)
-        if ".." in raw["id"]:
-            problems.append(doc.problem(at + ("id",), f"'{raw['id']}' is not a valid id: '..' is not allowed"))
-        if raw["id"] in seen:
-            problems.append(
-                doc.problem(at + ("id",), f"duplicate feature id '{raw['id']}' (first at line {seen[raw['id']]})")
-            )
-        seen.setdefault(raw["id"], doc.at(at)[0])
-        tier = raw.get("tier")
-        if tier is not None:
-            _check_id(doc, at + ("tier",), "tier", tier, ids, problems)
-            vocab = tier_by_id[tier].vocabulary if tier in tier_by_id else "all"
-            if vocab not in ("all", d["tier_vocabulary"]):
-                problems.append(
-                    doc.problem(
-                        at + ("tier",),
-                        f"tier '{tier}' belongs to the {vocab} vocabulary, but {version} uses {d['tier_vocabulary']}",
-                    )
-                )
-        backends = _as_tuple(raw.get("backends"))
-        for j, backend in enumerate(backends):
-            pointer = at + ("backends", j) if isinstance(raw.get("backends"), list) else at + ("backends",)
-            _check_id(doc, pointer, "backend", backend, ids, problems)
-        known = ids["feature"].get(raw["id"])
-        if known is None and ".." not in raw["id"]:
-            problems.append(doc.problem(at + ("id",), _unknown_feature(raw["id"], ids["feature"])))
-        removal = raw.get("removal")
-        if removal and version_key(removal) <= version_key(version):
-            problems.append(doc.problem(at + ("removal",), f"planned removal {removal} is not after {version}"))
-        entries.append(
-            Entry(
-                id=raw["id"],
-                release=version,
-                title=raw["title"],
-                tier=tier,
-                change=raw["change"],
-                backends=backends,
-                area=known.area if known else "",
-                summary=raw["summary"],
-                prs=_as_tuple(raw.get("prs")),
-                contributors=_as_tuple(raw.get("contributors")),
-                source=raw["source"],
-                highlight=bool(raw.get("highlight", False)),
-                reason=raw.get("reason"),
-                removal=removal,
-                aliases=tuple(raw.get("aliases", ())),
-                line=doc.at(at)[0],
-            )
-        )
+    tier_by_id = {t.id: t for t in tiers}
+    seen: dict[str, int] = {}
+    entries = tuple(_entry(doc, i, raw, ids, tier_by_id, seen, problems) for i, raw in enumerate(d["features"]))
     if date is None:
         return None
-    c = d.get("compatibility")
-    compatibility = None
-    if c:
-        cuda = lambda items: tuple(CudaVersion(x["version"], x.get("cudnn"), x.get("nccl")) for x in items)  # noqa: E731
-        compatibility = Compatibility(
-            c["python"]["min"],
-            c["python"]["max"],
-            tuple(c["python"].get("experimental", ())),
-            c["cxx"],
-            cuda(c["cuda_stable"]),
-            cuda(c["cuda_experimental"]),
-            c["rocm"],
-            c["source"],
-            tuple(
-                CompatAlternative(a["field"], a["value"], a["context"], a["source"]) for a in c.get("alternatives", ())
-            ),
-        )
-    patches = tuple(Patch(p["version"], p["date"], p.get("summary"), p["source"]) for p in d.get("patches", ()))
-    for i, patch in enumerate(patches):
-        if not patch.version.startswith(version + "."):
-            problems.append(
-                doc.problem(("patches", i, "version"), f"patch {patch.version} is not a patch of {version}")
-            )
     return Release(
         version=version,
         date=date,
@@ -345,12 +301,95 @@ def _release(doc, ids, tiers, vocabularies, changes_by_release, problems) -> Rel
         summary=d["summary"],
         blog=d["links"].get("blog"),
         notes=d["links"]["notes"],
-        compatibility=compatibility,
-        patches=patches,
-        entries=tuple(entries),
+        compatibility=_compatibility(d.get("compatibility")),
+        patches=_patches(doc, version, problems),
+        entries=entries,
         changes=changes_by_release.get(version, ()),
         source_file=f"releases/{Path(doc.path).name}",
     )
+
+
+def _entry(doc, i: int, raw: dict, ids: dict, tier_by_id: dict, seen: dict, problems: list[Problem]) -> Entry:
+    """The release file's i-th feature entry: its id is valid, once in the file (`seen`: id ->
+    line) and in the catalogue; its tier of the release's vocabulary; its backends known; its
+    removal after the release."""
+    version, vocabulary = doc.data["version"], doc.data["tier_vocabulary"]
+    at = ("features", i)
+    if ".." in raw["id"]:
+        problems.append(doc.problem(at + ("id",), f"'{raw['id']}' is not a valid id: '..' is not allowed"))
+    if raw["id"] in seen:
+        problems.append(
+            doc.problem(at + ("id",), f"duplicate feature id '{raw['id']}' (first at line {seen[raw['id']]})")
+        )
+    seen.setdefault(raw["id"], doc.at(at)[0])
+    tier = raw.get("tier")
+    if tier is not None:
+        _check_id(doc, at + ("tier",), "tier", tier, ids, problems)
+        vocab = tier_by_id[tier].vocabulary if tier in tier_by_id else "all"
+        if vocab not in ("all", vocabulary):
+            problems.append(
+                doc.problem(
+                    at + ("tier",), f"tier '{tier}' belongs to the {vocab} vocabulary, but {version} uses {vocabulary}"
+                )
+            )
+    backends = _as_tuple(raw.get("backends"))
+    for j, backend in enumerate(backends):
+        pointer = at + ("backends", j) if isinstance(raw.get("backends"), list) else at + ("backends",)
+        _check_id(doc, pointer, "backend", backend, ids, problems)
+    known = ids["feature"].get(raw["id"])
+    if known is None and ".." not in raw["id"]:
+        problems.append(doc.problem(at + ("id",), _unknown_feature(raw["id"], ids["feature"])))
+    removal = raw.get("removal")
+    if removal and version_key(removal) <= version_key(version):
+        problems.append(doc.problem(at + ("removal",), f"planned removal {removal} is not after {version}"))
+    return Entry(
+        id=raw["id"],
+        release=version,
+        title=raw["title"],
+        tier=tier,
+        change=raw["change"],
+        backends=backends,
+        area=known.area if known else "",
+        summary=raw["summary"],
+        prs=_as_tuple(raw.get("prs")),
+        contributors=_as_tuple(raw.get("contributors")),
+        source=raw["source"],
+        highlight=bool(raw.get("highlight", False)),
+        reason=raw.get("reason"),
+        removal=removal,
+        aliases=tuple(raw.get("aliases", ())),
+        line=doc.at(at)[0],
+    )
+
+
+def _compatibility(c: dict | None) -> Compatibility | None:
+    if not c:
+        return None
+
+    def cuda(items: list) -> tuple[CudaVersion, ...]:
+        return tuple(CudaVersion(x["version"], x.get("cudnn"), x.get("nccl")) for x in items)
+
+    return Compatibility(
+        c["python"]["min"],
+        c["python"]["max"],
+        tuple(c["python"].get("experimental", ())),
+        c["cxx"],
+        cuda(c["cuda_stable"]),
+        cuda(c["cuda_experimental"]),
+        c["rocm"],
+        c["source"],
+        tuple(CompatAlternative(a["field"], a["value"], a["context"], a["source"]) for a in c.get("alternatives", ())),
+    )
+
+
+def _patches(doc, version: str, problems: list[Problem]) -> tuple[Patch, ...]:
+    patches = tuple(Patch(p["version"], p["date"], p.get("summary"), p["source"]) for p in doc.data.get("patches", ()))
+    for i, patch in enumerate(patches):
+        if not patch.version.startswith(version + "."):
+            problems.append(
+                doc.problem(("patches", i, "version"), f"patch {patch.version} is not a patch of {version}")
+            )
+    return patches
 
 
 def change_list(
