@@ -400,67 +400,20 @@ def _ancestors(node: CatalogueFeature, catalogue_by_id: dict) -> tuple[Catalogue
 def _families(
     content: Content, catalogue_by_id: dict, feature_by_id: dict, eras: Eras, feature_changes: dict
 ) -> tuple[Family, ...]:
-    """Every catalogue feature with members, with a matrix row per member (depth first) and
-    what each release did to the family as a whole."""
+    """Every catalogue feature with members (`_family`), in reading order: the most-released
+    top-level families first, each followed by its sub-families, depth first."""
     children: dict[str, list[CatalogueFeature]] = defaultdict(list)
     for f in content.catalogue:
         if f.parent is not None:
             children[f.parent].append(f)
     release_by_version = {r.version: r for r in content.releases}
-    out = []
-    for node in content.catalogue:
-        if node.id not in children:
-            continue
-        below: list[tuple[int, str]] = []
-
-        def walk(fid: str, depth: int, below=below) -> None:
-            below.append((depth, fid))
-            for child in children.get(fid, ()):
-                walk(child.id, depth + 1)
-
-        walk(node.id, 0)
-        rows = tuple(
-            replace(_row(feature, _strip(feature.entries, eras, content.tiers, True, gone_after(feature))), depth=depth)
-            for depth, fid in below
-            if (feature := feature_by_id.get(fid))
+    by_id = {
+        node.id: _family(
+            node, children, content, catalogue_by_id, feature_by_id, eras, feature_changes, release_by_version
         )
-        ids = tuple(fid for _, fid in below)
-        entries: dict[str, list] = defaultdict(list)
-        for fid in ids:
-            for entry in feature_by_id[fid].entries if fid in feature_by_id else ():
-                entries[entry.release].append(entry)
-        actions = {
-            (release.version, view.anchor): (release, view)
-            for fid in ids[1:]
-            for release, view in feature_changes.get(fid, ())
-            if view.group and view.group != "new"
-        }
-        out.append(
-            Family(
-                node=node,
-                feature=feature_by_id.get(node.id),
-                ancestors=_ancestors(node, catalogue_by_id),
-                children=tuple(children[node.id]),
-                matrix=Matrix(tuple(v for v, _ in eras), rows),
-                members=len(ids) - 1,
-                by_release=tuple(
-                    (release_by_version[v], tuple(entries[v])) for v, _ in reversed(eras) if entries.get(v)
-                ),
-                own_changes=feature_changes.get(node.id, ()),
-                member_actions=tuple(
-                    sorted(actions.values(), key=lambda pair: (pair[0].key, pair[1].anchor), reverse=True)
-                ),
-                member_counts=tuple(
-                    (catalogue_by_id[fid], depth, len(feature_changes[fid]))
-                    for depth, fid in below[1:]
-                    if feature_changes.get(fid)
-                ),
-                ids=ids,
-            )
-        )
-    # Families in reading order: the most-released top-level families first, each followed by its
-    # sub-families, depth first.
-    by_id = {f.node.id: f for f in out}
+        for node in content.catalogue
+        if node.id in children
+    }
     ordered: list[Family] = []
 
     def visit(family: Family) -> None:
@@ -469,9 +422,59 @@ def _families(
             if child.id in by_id:
                 visit(by_id[child.id])
 
-    for root in sorted((f for f in out if not f.ancestors), key=lambda f: (-len(f.by_release), f.node.name.casefold())):
+    roots = (f for f in by_id.values() if not f.ancestors)
+    for root in sorted(roots, key=lambda f: (-len(f.by_release), f.node.name.casefold())):
         visit(root)
     return tuple(ordered)
+
+
+def _subtree(node_id: str, children: dict, depth: int = 0) -> list[tuple[int, str]]:
+    """(depth, id) of a catalogue node and everything below it, depth first."""
+    out = [(depth, node_id)]
+    for child in children.get(node_id, ()):
+        out += _subtree(child.id, children, depth + 1)
+    return out
+
+
+def _family(
+    node, children, content, catalogue_by_id, feature_by_id, eras, feature_changes, release_by_version
+) -> Family:
+    """One family: a matrix row per member, its announcements release by release, its own
+    changes, what its members' changes ask of an upgrade, and how many changes each member has."""
+    below = _subtree(node.id, children)
+    ids = tuple(fid for _, fid in below)
+    rows = tuple(
+        replace(_row(feature, _strip(feature.entries, eras, content.tiers, True, gone_after(feature))), depth=depth)
+        for depth, fid in below
+        if (feature := feature_by_id.get(fid))
+    )
+    entries: dict[str, list] = defaultdict(list)
+    for fid in ids:
+        for entry in feature_by_id[fid].entries if fid in feature_by_id else ():
+            entries[entry.release].append(entry)
+    actions = {
+        (release.version, view.anchor): (release, view)
+        for fid in ids[1:]
+        for release, view in feature_changes.get(fid, ())
+        if view.group and view.group != "new"
+    }
+    return Family(
+        node=node,
+        feature=feature_by_id.get(node.id),
+        ancestors=_ancestors(node, catalogue_by_id),
+        children=tuple(children[node.id]),
+        matrix=Matrix(tuple(v for v, _ in eras), rows),
+        members=len(ids) - 1,
+        by_release=tuple((release_by_version[v], tuple(entries[v])) for v, _ in reversed(eras) if entries.get(v)),
+        own_changes=feature_changes.get(node.id, ()),
+        member_actions=tuple(sorted(actions.values(), key=lambda pair: (pair[0].key, pair[1].anchor), reverse=True)),
+        member_counts=tuple(
+            (catalogue_by_id[fid], depth, len(feature_changes[fid]))
+            for depth, fid in below[1:]
+            if feature_changes.get(fid)
+        ),
+        ids=ids,
+    )
 
 
 def _features(
