@@ -2,6 +2,12 @@
 
 Naming rule (after endoflife.date's enricher): the model's raw classes hold what authors wrote;
 everything here is computed from them and never written back. Templates only read the Site.
+
+Owns, in the order `enrich` computes them: features and their lifecycle cells and runs, the
+view of each change (anchor, backends, features, upgrade group), the deprecation ledger,
+families, backend views and matrices, release-page groupings, contributors, symbol pages, and
+the upgrade guide between two releases (`guide`); the home page's view is `generator.home`'s,
+built at the end of the same pass. Nothing is computed later, at render time.
 """
 
 from __future__ import annotations

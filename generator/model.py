@@ -4,6 +4,10 @@ Raw classes hold the authors' fields, normalised at load time: versions are stri
 are `datetime.date`, a single value where a list is allowed is a one-item tuple. Computed
 classes (`Feature`, `Lifecycle`, `Contributor`, `Site` ...) are built once by
 `generator.enrich` and are what templates receive. Everything is frozen.
+
+Also the one definition of each table the site's concepts hang on (SECTIONS, CHANGE_KINDS,
+UPGRADE_GROUPS, CHANGE_LABELS, HAND_WRITTEN, ENDING_TIERS …): schemas, templates and the
+browser scripts take them from here, and tests/test_tables.py pins every copy that must remain.
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 The one place that says which pages exist. `render` renders them, `manifest` promises their
 URLs, `search` indexes their titles and descriptions; none of them asks another for the list.
 A page's view (`context`) is what its template is given besides `site`; what it reads of
-`site` is recorded while it renders (render.SiteReads), so live preview knows which pages an
+`site` is recorded while it renders (generator.reads), so live preview knows which pages an
 edit touches without any page declaring it.
 """
 
