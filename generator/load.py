@@ -587,6 +587,13 @@ def _catalogue(docs: list[Document], ids: dict, problems: list[Problem]) -> tupl
                         )
                     )
                 heading_owner.setdefault(key, raw["id"])
+    _check_tree(items, where, problems)
+    return tuple(items)
+
+
+def _check_tree(items: list[CatalogueFeature], where: dict, problems: list[Problem]) -> None:
+    """Parents exist and never loop (each loop reported once); an alias is nobody's id and one
+    feature's only. `where`: id -> (document, pointer) of its definition."""
     by_id = {f.id: f for f in items}
     owner: dict[str, str] = {}
     for f in items:
@@ -614,7 +621,6 @@ def _catalogue(docs: list[Document], ids: dict, problems: list[Problem]) -> tupl
                 break
             node = by_id[node.parent]
             chain.append(node.id)
-    return tuple(items)
 
 
 def _check_catalogue_used(catalogue, releases, docs: list[Document], problems: list[Problem]) -> None:
