@@ -169,8 +169,11 @@ class Compatibility:
     alternatives: tuple[CompatAlternative, ...] = ()  # where another source disagrees
 
     def lists(self, field: str, value: str) -> bool:
-        """Whether this row supports `value` of `field` ("python" 3.7, "cuda" 11.6)."""
+        """Whether this row supports `value` of `field` ("python" 3.7, "cuda" 11.6): a Python inside
+        the range or listed as experimental (a free-threaded build such as 3.13t only so)."""
         if field == "python":
+            if value in self.python_experimental or value.endswith("t"):
+                return value in self.python_experimental
             return version_key(self.python_min) <= version_key(value) <= version_key(self.python_max)
         if field == "cuda":
             return any(c.version == value for c in self.cuda_stable + self.cuda_experimental)
