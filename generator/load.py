@@ -395,6 +395,7 @@ def _retired(doc: Document) -> tuple[RetiredSymbol, ...]:
             page=raw["page"],
             successor=raw.get("successor"),
             reason=raw.get("reason"),
+            still_named=raw.get("still_named", False),
             at=(doc.path, *doc.at(("retired", i))),
         )
         for i, raw in enumerate(doc.data["retired"])

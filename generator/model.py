@@ -278,6 +278,7 @@ class RetiredSymbol:
     page: str  # the module page it was on, e.g. "torch" (/symbols/torch/#torch.arang)
     successor: str | None  # a listed name it went to, e.g. "torch.arange"
     reason: str | None  # in our words, shown to the reader
+    still_named: bool = False  # the content still writes it (a typo in the notes), but no page lists it
     at: tuple[str, int, int] = field(default=("", 0, 0), compare=False)  # path, line, col of the entry
 
 
