@@ -691,12 +691,16 @@ def _symbol_pages(
     """The /symbols/ pages: every `torch.*` name, on its module's page, with what names it; and
     the names a page no longer lists (content/symbols.yaml), kept on it.
 
+    A name retired as `still_named` (the notes write it, but it is no API) is left out before the
+    pages are cut, so it makes no module of its own.
+
     Raises ContentError for a retired name its page still lists, or whose successor no page lists.
     """
     uses: dict[str, list[SymbolUse]] = defaultdict(list)
     for release in reversed(releases):
         for name, use in _named_in(release.version, release.entries, change_views[release.version]):
             uses[name].append(use)
+    _drop_still_named(uses, retired)
     module_paths = symbols.modules(uses)
     by_page: dict[str, list[Symbol]] = defaultdict(list)
     for name in sorted(uses):
@@ -713,6 +717,25 @@ def _symbol_pages(
     }
 
 
+def _drop_still_named(uses: dict, retired: tuple[RetiredSymbol, ...]) -> None:
+    """Leave out of `uses` the names retired as `still_named`, each checked to be still written
+    and retired from the page it would be listed on (a stale entry would hide nothing)."""
+    module_paths = symbols.modules(uses)
+    problems = []
+    for r in retired:
+        if not r.still_named:
+            continue
+        if r.name not in uses:
+            problems.append(Problem(*r.at, f"no change or entry names {r.name} any more: remove still_named"))
+        elif (page := symbols.page_of(r.name, module_paths)) != r.page:
+            problems.append(Problem(*r.at, f"{r.name} would be listed on /{urls.symbol_page(page)}: use page: {page}"))
+    if problems:
+        raise ContentError(problems)
+    for r in retired:
+        if r.still_named:
+            uses.pop(r.name, None)
+
+
 def _retired(retired: tuple[RetiredSymbol, ...], page_of: dict[str, str]) -> dict[str, list[Retired]]:
     """Retired names by the page that keeps their anchors, each with its successor's page."""
     out: dict[str, list[Retired]] = defaultdict(list)
@@ -720,7 +743,10 @@ def _retired(retired: tuple[RetiredSymbol, ...], page_of: dict[str, str]) -> dic
     for r in retired:
         where = r.at
         if page_of.get(r.name) == r.page:
-            message = f"{r.name} is listed on /{urls.symbol_page(r.page)} now: it is not retired; remove this entry"
+            message = (
+                f"{r.name} is listed on /{urls.symbol_page(r.page)} now: it is not retired; remove this entry "
+                "(or, if the notes write it but it is no API, add `still_named: true`)"
+            )
             problems.append(Problem(*where, message))
         elif (r.name, r.page) in seen:
             problems.append(Problem(*where, f"{r.name} on {r.page} is already retired at line {seen[r.name, r.page]}"))

@@ -466,6 +466,7 @@ def _retired(doc: Document) -> tuple[RetiredSymbol, ...]:
             page=raw["page"],
             successor=raw.get("successor"),
             reason=raw.get("reason"),
+            still_named=raw.get("still_named", False),
             at=(doc.path, *doc.at(("retired", i))),
         )
         for i, raw in enumerate(doc.data["retired"])
@@ -536,7 +537,7 @@ def _support(raw: dict | None) -> tuple[str, str, str | None] | None:
     """A catalogue `support:` as (field, value, source): ("python", "3.7", None), ("last", "2.2", url)."""
     if not raw:
         return None
-    field = next(k for k in ("python", "cuda", "last") if k in raw)
+    field = next(k for k in ("python", "cuda", "rocm", "last") if k in raw)
     return field, raw[field], raw.get("source")
 
 

@@ -197,8 +197,11 @@ class Compatibility:
     alternatives: tuple[CompatAlternative, ...] = ()  # where another source disagrees
 
     def lists(self, field: str, value: str) -> bool:
-        """Whether this row supports `value` of `field` ("python" 3.7, "cuda" 11.6)."""
+        """Whether this row supports `value` of `field` ("python" 3.7, "cuda" 11.6): a Python inside
+        the range or listed as experimental (a free-threaded build such as 3.13t only so)."""
         if field == "python":
+            if value in self.python_experimental or value.endswith("t"):
+                return value in self.python_experimental
             return version_key(self.python_min) <= version_key(value) <= version_key(self.python_max)
         if field == "cuda":
             return any(c.version == value for c in self.cuda_stable + self.cuda_experimental)
@@ -309,6 +312,7 @@ class RetiredSymbol:
     page: str  # the module page it was on, e.g. "torch" (/symbols/torch/#torch.arang)
     successor: str | None  # a listed name it went to, e.g. "torch.arange"
     reason: str | None  # in our words, shown to the reader
+    still_named: bool = False  # the content still writes it (a typo in the notes), but no page lists it
     at: tuple[str, int, int] = field(default=("", 0, 0), compare=False)  # path, line, col of the entry
 
 

@@ -94,12 +94,31 @@ PAGE_DEPTH = 3
 """Components of a module path that name its page: deeper modules share their ancestor's page."""
 
 
+# How the notes write several names, or one cut short, in one code span:
+# - braces list the alternatives, one alone is optional: `torch.cum{min,max}` names torch.cummin
+#   and torch.cummax, `torch.{linalg.}norm` torch.linalg.norm and torch.norm;
+# - a name the closing backtick cuts goes on after it (`torch.arang`e is torch.arange), except
+#   for a plural "s" (`torch.autograd.Function`s);
+# - a trailing `*` makes the name a pattern for several names, none of them itself
+#   (`torch._foreach_*` is no torch._foreach_).
+_BRACES = re.compile(r"(?<![\w/.])(torch(?:\.[A-Za-z_]\w*)*\.?\w*)\{([\w .,]+)\}(\w*)")
+_CUT = re.compile(r"(?<![\w/.])(torch(?:\.[A-Za-z_]\w*)+)`(?!s\b)(\w+)")
+
+
+def _expand(m: re.Match) -> str:
+    parts = [p.strip() for p in m[2].split(",")]
+    return " ".join(m[1] + p + m[3] for p in ([*parts, ""] if len(parts) == 1 else parts))
+
+
 def torch_names(*texts: str | None) -> tuple[str, ...]:
-    """Sorted distinct `torch.*` names in Markdown texts, leaving link targets and URLs out."""
+    """Sorted distinct `torch.*` names in Markdown texts, leaving link targets and URLs out, and
+    reading braces, names cut by a backtick and `*` patterns as the notes mean them (above)."""
     found: set[str] = set()
     for text in texts:
-        if text:
-            found.update(_TORCH.findall(_URL.sub(" ", text)))
+        if not text:
+            continue
+        text = _BRACES.sub(_expand, _CUT.sub(r"\1\2`", _URL.sub(" ", text)))
+        found.update(m[0] for m in _TORCH.finditer(text) if not text.startswith("*", m.end()))
     return tuple(sorted(found))
 
 

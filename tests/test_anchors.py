@@ -170,6 +170,19 @@ def test_a_retired_symbol_whose_page_is_gone_keeps_that_page(content_copy, promi
     assert [r.name for r in site.symbol_pages["torch"].retired] == ["torch.compile"]
 
 
+def test_a_name_the_notes_still_write_is_retired_as_still_named(content_copy, promised):
+    """A typo the notes keep (here torch.cat, as if it were one): `still_named` unlists it, its
+    anchor stays with the successor, and the guard is satisfied."""
+    (content_copy / "symbols.yaml").write_text(
+        "retired:\n  - {name: torch.cat, page: torch, successor: torch.compile, still_named: true}\n"
+    )
+    site = site_model(content_copy)
+    manifest.guard(site, promised)
+    assert "torch.cat" not in {s.name for s in site.symbol_pages["torch"].symbols}
+    [kept] = site.symbol_pages["torch"].retired
+    assert (kept.name, kept.successor) == ("torch.cat", "torch.compile")
+
+
 def test_past_fifty_vanished_urls_the_guard_says_one_line(content_copy, tmp_path):
     path = tmp_path / "published_urls.txt"
     fake = [f"releases/2.8/#c-{n:08x}" for n in range(60)] + ["symbols/torch/#torch.gone"]
@@ -210,6 +223,8 @@ def test_check_refuses_an_alias_that_is_a_live_anchor_or_claimed_twice(content_c
     ("entry", "message"),
     [
         ("{name: torch.cat, page: torch, reason: Gone.}", "torch.cat is listed on /symbols/torch/ now"),
+        ("{name: torch.cta, page: torch, reason: x, still_named: true}", "no change or entry names torch.cta any"),
+        ("{name: torch.cat, page: torch.x, reason: x, still_named: true}", "would be listed on /symbols/torch/"),
         ("{name: torch.cta, page: torch, successor: torch.cta2}", "successor torch.cta2 is not a name the symbol"),
         ("{name: torch.cta, page: torch, successor: torch.caat}", "(did you mean 'torch.cat'?)"),
         ("{name: torch.cta, page: torch}", "retired[0]: needs 'successor' or 'reason'"),

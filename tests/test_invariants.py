@@ -3,6 +3,7 @@ broken fixture for each one trips it, in `check`, with the file and line or the 
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from pathlib import Path
 
@@ -55,6 +56,29 @@ def test_support_a_later_compatibility_row_drops_is_removed_not_overdue(real):
     assert (rows["macos-x86-support"].status, rows["macos-x86-support"].removed_in) == ("removed", "2.3")
     assert (rows["python-3.7-support"].status, rows["python-3.7-support"].removed_in) == ("removed", "2.0")
     assert (rows["cuda-11.6-wheel"].status, rows["cuda-11.6-wheel"].removed_by) == ("removed", "compatibility")
+
+
+def test_every_python_cuda_and_rocm_version_follows_the_compatibility_matrix(real):
+    """Each catalogue feature that is a Python, CUDA or ROCm version's support says so, so its
+    removal is read from the matrix: a reader never sees it deprecated after the matrix dropped it."""
+    named = 0
+    for node in real.catalogue_by_id.values():
+        m = re.match(r"(Python|CUDA|ROCm) (\d+\.\d+t?)\b", node.name)
+        if m is None:
+            continue
+        named += 1
+        assert node.support == (m.group(1).lower(), m.group(2), None), node.id
+    assert named >= 18
+    feature = real.feature_by_id
+    # 12.9 is in the 2.8 row alone; 12.8 left the 2.12 row, the release deprecating it.
+    assert (feature["cuda-12.9-wheel"].removed_in, feature["cuda-12.9-wheel"].removed_by) == ("2.9", "compatibility")
+    rows = {row.feature.id: row for row in real.ledger if row.feature is not None}
+    assert (rows["cuda-12.8-wheel"].status, rows["cuda-12.8-wheel"].removed_in) == ("removed", "2.12")
+    # An experimental Python counts as listed: 3.12 in 2.2, 3.13t in 2.6 to 2.8 (and the 2.13 entry).
+    assert feature["python-3.12-wheels"].removed_in is None
+    assert feature["python-3.13t-support"].removed_in == "2.13"
+    assert feature["python-3.9-support"].removed_in == "2.9"
+    assert feature["rocm-7.14-wheel"].removed_in is None
 
 
 def test_compare_and_upgrade_count_the_same_from_the_api_groups(real):
@@ -142,6 +166,44 @@ def test_an_entry_contradicting_the_compatibility_row_fails_check(content_copy):
     assert result.returncode == 1
     assert "releases/2.7.yaml:" in result.stderr + result.stdout
     assert "still lists cuda 12.6" in result.stderr + result.stdout
+    assert "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("support", "removed"),
+    [
+        ('{python: "3.13t"}', None),  # 2.7's row lists 3.13t as experimental
+        ('{python: "3.14t"}', "2.7"),
+        ('{python: "3.13"}', None),
+        ('{python: "3.8"}', "2.7"),  # below 2.7's minimum, 3.9
+        ('{rocm: "6.3"}', None),
+        ('{rocm: "6.2"}', "2.7"),
+    ],
+)
+def test_support_reads_experimental_pythons_and_rocm_from_the_row(content_copy, support, removed):
+    edit(
+        content_copy,
+        "features/fixture.yaml",
+        "    about: A wheel that is on its way out.",
+        f"    about: A wheel that is on its way out.\n    support: {support}",
+    )
+    site = enrich(load(content_copy))
+    [row] = site.ledger
+    assert row.removed_in == removed
+    assert (row.status == "removed") == (removed is not None), row.status
+    assert invariants.check(site, content_copy) == []
+
+
+def test_a_support_the_schema_does_not_know_fails_check_at_its_line(content_copy):
+    edit(
+        content_copy,
+        "features/fixture.yaml",
+        "    about: A wheel that is on its way out.",
+        '    about: A wheel that is on its way out.\n    support: {python: "3.13x"}',
+    )
+    result = run_cli("check", "--content", str(content_copy))
+    assert result.returncode == 1
+    assert "features/fixture.yaml:17:" in result.stderr + result.stdout, result.stderr
     assert "Traceback" not in result.stderr
 
 

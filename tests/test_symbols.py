@@ -19,9 +19,20 @@ from tests.conftest import ROOT, run_cli
 from tests.test_change_links import _ids
 
 # What a reader would call a torch name, said again here rather than imported: `torch.` and
-# dotted identifiers, not inside a link target or a URL.
-NAME = re.compile(r"(?<![\w/.])torch(?:\.[A-Za-z_]\w*)+")
+# dotted identifiers, not inside a link target or a URL, not a `*` pattern; braces list
+# alternatives (one alone is optional) and a name a backtick cuts goes on after it (but "`s").
+NAME = re.compile(r"(?<![\w/.])torch(?:\.[A-Za-z_]\w*)+(?![\w*])")
 LINK_TARGET = re.compile(r"\]\([^()\s]*\)|https?://\S+")
+BRACES = re.compile(r"(torch[\w.]*)\{([\w .,]+)\}(\w*)")
+CUT = re.compile(r"(torch[\w.]*\w)`(\w\w+|[^s\W])")
+
+
+def _reader_names(text: str) -> set[str]:
+    text = CUT.sub(r"\1\2", LINK_TARGET.sub(" ", text))
+    for head, alternatives, tail in BRACES.findall(text):
+        parts = [a.strip() for a in alternatives.split(",")]
+        text += "".join(f" {head}{a}{tail}" for a in (parts + [""] if len(parts) == 1 else parts))
+    return set(NAME.findall(BRACES.sub(" ", text)))
 
 
 def _names_in_content(content: Path) -> set[str]:
@@ -33,7 +44,8 @@ def _names_in_content(content: Path) -> set[str]:
     for path in sorted((content / "releases").glob("*.yaml")):
         for entry in yaml.safe_load(path.read_text(encoding="utf-8"))["features"]:
             texts += [entry["title"], entry["summary"], entry.get("reason")]
-    return {n for t in texts if t for n in NAME.findall(LINK_TARGET.sub(" ", t))}
+    not_apis = yaml.safe_load((content / "symbols.yaml").read_text(encoding="utf-8"))["retired"]
+    return {n for t in texts if t for n in _reader_names(t)} - {r["name"] for r in not_apis if r.get("still_named")}
 
 
 def _symbol_pages(site: Path) -> dict[str, str]:
@@ -80,7 +92,38 @@ def test_names_in_link_targets_and_urls_are_not_names():
     assert symbols.torch_names(text) == ("torch.compile",)
 
 
+@pytest.mark.parametrize(
+    ("text", "names"),
+    [
+        ("Clarify `torch.arang`e floating-point rounding", ("torch.arange",)),  # cut by a backtick
+        ("custom `torch.autograd.Function`s", ("torch.autograd.Function",)),  # a plural, not a cut
+        ("validation for `torch.cum{min,max}`.", ("torch.cummax", "torch.cummin")),
+        ("`ord` for `torch.linalg.{vector,matrix}_norm()`", ("torch.linalg.matrix_norm", "torch.linalg.vector_norm")),
+        ("`torch.{linalg.}norm`", ("torch.linalg.norm", "torch.norm")),  # one alternative: optional
+        ("much like the `torch._foreach_*` operators", ()),  # a pattern names no one function
+    ],
+)
+def test_names_read_as_the_notes_mean_them(text, names):
+    assert symbols.torch_names(text) == names
+
+
 # ---------------------------------------------------------------- the real site
+
+
+def test_the_torch_page_lists_no_junk_and_old_links_land_on_the_successor(real_site: Path):
+    """torch.arang (a name the 2.6 notes cut with a backtick) is not listed; its published anchor
+    still opens the torch page on a line that links to torch.arange, which is listed."""
+    text = _content_html((real_site / urls.symbol_page("torch") / "index.html").read_text(encoding="utf-8"))
+    listed, _, retired = text.partition('id="names-no-longer-listed"')
+    heads = set(re.findall(r'<h2 id="([^"]+)"', listed))
+    assert {"torch.arange", "torch.cummin", "torch.cummax", "torch.cat"} <= heads
+    assert not heads & {"torch.arang", "torch.cum", "torch.tensors", "torch.compiling", "torch._foreach_"}
+    assert "symbols/torch/#torch.arang" in (ROOT / "generator/published_urls.txt").read_text(encoding="utf-8")
+    start = retired.index('<h3 id="torch.arang"')
+    line = retired[start : retired.index("<h3 ", start + 1)]
+    assert re.search(r'<a href="(\./)?#torch\.arange">torch\.arange</a>', line), line
+    why = retired[retired.index('<h3 id="torch.tensors"') :].split("<h3 ", 2)[1]
+    assert "no function of that name" in why
 
 
 def test_every_name_in_the_content_has_an_anchor_on_its_module_page(real_site: Path):

@@ -160,7 +160,15 @@
       list.append(item);
     });
     if (!list.children.length) return;
-    list.addEventListener("click", function (e) { if (e.target.closest("a")) menu.open = false; });
+    // Closing the menu moves what is below it: once the page has settled, put the heading (its
+    // scroll-margin clears the header and the menu) at the top, where the jump left it elsewhere.
+    list.addEventListener("click", function (e) {
+      const a = e.target.closest("a");
+      if (!a) return;
+      menu.open = false;
+      const target = document.getElementById(decodeURIComponent(a.hash.slice(1)));
+      if (target) requestAnimationFrame(function () { requestAnimationFrame(function () { target.scrollIntoView(); }); });
+    });
     menu.hidden = false;
   }
 
