@@ -9,7 +9,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from . import commands
+from . import commands, urls
 from .errors import exit_code
 
 DEFAULT_CONTENT = Path(__file__).resolve().parent.parent / "content"
@@ -32,7 +32,7 @@ def parser() -> argparse.ArgumentParser:
     )
     serve = sub.add_parser("serve", help="live preview: regenerate on save, reload the browser")
     serve.add_argument("--content", type=Path, default=DEFAULT_CONTENT)
-    serve.add_argument("--addr", default="127.0.0.1:8000")
+    serve.add_argument("--addr", default=urls.PREVIEW_ADDRESS)
     imp = sub.add_parser("import-notes", help="import GitHub release notes into content/changes/X.Y.yaml")
     imp.add_argument("file")
     imp.add_argument("--release", required=True)

@@ -11,7 +11,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from . import invariants, manifest, search
+from . import invariants, manifest, search, urls
 from .enrich import enrich
 from .errors import ContentError
 from .load import load
@@ -37,13 +37,9 @@ def site_model(content_dir: Path) -> Site:
     return site
 
 
-DEFAULT_SITE_URL = "http://127.0.0.1:8000/"  # keep equal to the !ENV default in mkdocs.yml
-
-
 def site_url() -> str:
     """Where the site is hosted: SITE_URL (as mkdocs.yml reads it), else the local preview."""
-    url = os.environ.get("SITE_URL") or DEFAULT_SITE_URL
-    return url if url.endswith("/") else url + "/"
+    return urls.site_root(os.environ.get("SITE_URL") or urls.DEFAULT_SITE_URL)
 
 
 class Preview:
@@ -102,6 +98,21 @@ def mkdocs_config(docs_dir: Path, site_dir: Path, *, strict: bool = True, **over
     return load_config(str(CONFIG), docs_dir=str(docs_dir), site_dir=str(site_dir), strict=strict, **overrides)
 
 
+@contextlib.contextmanager
+def _environment(**values: str):
+    """os.environ with values set for the block, as it was after it (a process-wide setting)."""
+    before = {k: os.environ.get(k) for k in values}
+    os.environ.update(values)
+    try:
+        yield
+    finally:
+        for k, v in before.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+
+
 def mkdocs_build(site: Site, docs_dir: Path, site_dir: Path) -> None:
     """Build HTML with MkDocs --strict into a temporary folder, add the search index
     (generator.search), then swap it into site_dir.
@@ -115,7 +126,6 @@ def mkdocs_build(site: Site, docs_dir: Path, site_dir: Path) -> None:
     site_dir = site_dir.resolve()
     site_dir.parent.mkdir(parents=True, exist_ok=True)
     clean_leftovers(site_dir)
-    os.environ["SOURCE_DATE_EPOCH"] = str(site.source_date_epoch)
     tmp = Path(tempfile.mkdtemp(prefix=f".{site_dir.name}.building-", dir=site_dir.parent))
     counter = _WarningCounter()
     logger = logging.getLogger("mkdocs")
@@ -126,7 +136,8 @@ def mkdocs_build(site: Site, docs_dir: Path, site_dir: Path) -> None:
             # the process silently (its messages went to our handler, not to stderr).
             config = mkdocs_config(docs_dir, tmp)
             config["plugins"]["redirects"].config["redirect_maps"] = manifest.redirects(site)
-            build(config)
+            with _environment(SOURCE_DATE_EPOCH=str(site.source_date_epoch)):  # the sitemap's dates
+                build(config)
         except MkDocsException as exc:
             raise MkDocsFailed("\n".join(counter.messages + [str(exc)])) from None
         if counter.messages:

@@ -39,7 +39,6 @@ from .writer import write_atomic
 __all__ = ["ImportedChange", "ParsedNotes", "command", "find_prs", "parse_notes", "render_changes_yaml"]
 
 SCHEMA_COMMENT = "# yaml-language-server: $schema=../../generator/schemas/changes.schema.json"
-SOURCE_URL = "https://github.com/pytorch/pytorch/releases/tag/v{release}.0"
 _FENCE = re.compile(r"^\s*(```|~~~)")
 _PR_REF = re.compile(r"#(\d+)|/pull/(\d+)")
 
@@ -192,7 +191,7 @@ def _import(notes_file: str, release: str, output: str | None, diff: bool, conte
         hand, orphans, lost = _match_hand_fields(changes, previous)
     except ValueError as exc:
         raise _usage(target, f"{exc}; fix or remove it, so that its hand-written fields are not lost") from None
-    new = _render(release, SOURCE_URL.format(release=release), changes, hand, Path(notes_file).name)
+    new = _render(release, urls.release_notes(release), changes, hand, Path(notes_file).name)
     problems = _check_yaml(new, target, Path(content_dir))
     if problems:
         raise ContentError([_in_notes(p, changes, notes_file) for p in problems])

@@ -19,7 +19,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import import_notes
+from . import import_notes, urls
 from ._notes_parser import find_prs, highlights
 from .errors import ContentError, UsageError
 from .load import load
@@ -68,7 +68,7 @@ def facts(release: str, sources: Path, date: str | None, commits: int | None, co
 
 def skeleton(release: str, previous: str, vocabulary: str, f: Facts) -> str:
     """The release file's text: facts and links only; `summary` says what it is not yet."""
-    notes = import_notes.SOURCE_URL.format(release=release)
+    notes = urls.release_notes(release)
     counted = f.blog or notes
     lines = [
         "# yaml-language-server: $schema=../../generator/schemas/release.schema.json",

@@ -115,14 +115,14 @@ class Rendered:
         return None
 
 
-def render_all(site: Site, site_url: str = "http://127.0.0.1:8000/", env: jinja2.Environment | None = None) -> dict:
+def render_all(site: Site, site_url: str = urls.DEFAULT_SITE_URL, env: jinja2.Environment | None = None) -> dict:
     """Every page, API file and feed as bytes, keyed by its path under docs/."""
     return render_site(site, site_url, env).files
 
 
 def render_site(
     site: Site,
-    site_url: str = "http://127.0.0.1:8000/",
+    site_url: str = urls.DEFAULT_SITE_URL,
     env: jinja2.Environment | None = None,
     previous: Rendered | None = None,
     record: bool = False,
@@ -135,7 +135,7 @@ def render_site(
     from .feeds import render_feeds
 
     env = env or environment()
-    base = site_url if site_url.endswith("/") else site_url + "/"
+    base = urls.site_root(site_url)
     out = Rendered(site, {})
     compare = Compare()
     records: dict[tuple, tuple] = {}  # equal records share one object, so comparisons are shared too

@@ -41,6 +41,20 @@ BADGES = "badges/"
 CARD = "assets/card.png"  # the site's link-preview image (og:image)
 PR = "https://github.com/pytorch/pytorch/pull/{}"
 ISSUE = "https://github.com/pytorch/pytorch/issues/{}"
+RELEASE_NOTES = "https://github.com/pytorch/pytorch/releases/tag/v{}.0"  # a release's GitHub notes
+COMPATIBILITY_MATRIX = "https://github.com/pytorch/pytorch/blob/main/RELEASE.md#release-compatibility-matrix"
+PREVIEW_ADDRESS = "127.0.0.1:8000"  # where `serve` listens unless told otherwise
+DEFAULT_SITE_URL = f"http://{PREVIEW_ADDRESS}/"  # the site's address without SITE_URL (mkdocs.yml's !ENV default)
+
+
+def site_root(url: str) -> str:
+    """A site address as pages join paths to it: with its trailing slash."""
+    return url if url.endswith("/") else url + "/"
+
+
+def release_notes(version: str) -> str:
+    """The release's notes on GitHub (the source URL of its change list)."""
+    return RELEASE_NOTES.format(version)
 
 
 # ---------------------------------------------------------------- pages

@@ -12,7 +12,7 @@ import jsonschema
 import pytest
 import yaml
 
-from generator import import_notes
+from generator import import_notes, urls
 from generator._notes_parser import SECTIONS, classify, is_sentence, section_key
 from generator.errors import ContentError
 from generator.import_notes import ImportedChange, parse_notes, render_changes_yaml
@@ -35,7 +35,7 @@ GOLDEN_INPUTS = sorted(p.name for p in GOLDEN_DIR.glob("*.md"))
 
 def import_text(text: str, name: str, release: str = "2.99", previous: str | None = None) -> str:
     parsed = parse_notes(text, name)
-    url = import_notes.SOURCE_URL.format(release=release)
+    url = urls.release_notes(release)
     return render_changes_yaml(release, url, parsed.changes, previous, notes_file=name)
 
 

@@ -94,6 +94,11 @@ def test_the_theme_overrides_link_the_paths_urls_py_owns():
     assert "feed.xml" not in overrides and "features/" not in overrides
 
 
+def test_the_default_site_address_is_the_one_urls_py_gives_mkdocs_yml():
+    config = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
+    assert f'site_url: !ENV [SITE_URL, "{urls.DEFAULT_SITE_URL}"]' in config
+
+
 def test_the_vocabularies_of_the_schemas_are_those_of_tiers_yaml():
     tiers = yaml.safe_load((ROOT / "content" / "tiers.yaml").read_text(encoding="utf-8"))
     vocabularies = [v["id"] for v in tiers["vocabularies"]]
