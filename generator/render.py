@@ -57,6 +57,9 @@ def environment() -> jinja2.Environment:
         html_id=textfilters.html_id,
         blocks=textfilters.blocks,
         html_block=lambda html: Markup(rawhtml.wrap(html)),
+        # A macro's output: HTML a template wrote, each data value in it already escaped by
+        # finalize. Only ever after a macro call (tests/test_render.py holds templates to that).
+        macro_html=Markup,
         url=textfilters.url,
         num=lambda n: f"{n:,}",
         frontmatter=textfilters.frontmatter,

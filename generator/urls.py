@@ -210,6 +210,13 @@ def area_anchor(area_anchor_id: str) -> str:
 CHANGES = "changes"  # the change list on a release page
 COMPATIBILITY_ANCHOR = "compatibility"
 UPGRADING = "upgrading"
+
+
+def upgrading_step(group: str) -> str:
+    """A step of a release page's "Upgrading" section (a model.UPGRADE_GROUPS id): 'upgrading-breaking'."""
+    return f"{UPGRADING}-{group}"
+
+
 DEFAULTS = "defaults"  # the upgrade guide's list of every default and behaviour change
 EARLIER_REMOVALS = "removals-of-earlier-deprecations"  # /deprecations/: removals of what an earlier release deprecated
 KNOWN_ISSUES = "known-issues"  # a release page's tracked regressions, above its features

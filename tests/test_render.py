@@ -6,7 +6,7 @@ import pytest
 
 from generator import pages, render, urls
 from generator.build import site_model
-from generator.render import render_all, write_changed
+from generator.render import TEMPLATES, render_all, write_changed
 from tests.conftest import FIXTURE
 
 # One page of every kind (every template that renders a page), by its source under docs/.
@@ -89,6 +89,25 @@ def test_backend_matrix_labels_each_cell_in_text(rendered):
     # Beta in 2.7, API-Stable in 2.8: labels, not colour alone.
     assert ">Beta</a></td>" in page and ">Stable</a></td>" in page
     assert "Deprecated" in page
+
+
+def test_macro_html_marks_only_what_a_macro_wrote():
+    """`macro_html` lets a macro's HTML through unescaped; on a data value it would be a hole."""
+    import re
+
+    texts = {path.name: path.read_text(encoding="utf-8") for path in TEMPLATES.rglob("*.j2")}
+    macros = {m for text in texts.values() for m in re.findall(r"{%-? macro (\w+)", text)}
+    for name, text in texts.items():
+        for use in re.finditer(r"\|\s*macro_html", text):
+            before = text[: use.start()].rstrip()
+            depth, i = 0, len(before) - 1
+            while i >= 0:  # back to the "(" that opens the call the filter follows
+                depth += {")": 1, "(": -1}.get(before[i], 0)
+                if depth == 0:
+                    break
+                i -= 1
+            called = re.search(r"(\w+)$", before[:i])
+            assert before.endswith(")") and called and called[1] in macros, (name, before[-60:])
 
 
 def test_no_import_cycle_in_the_package_and_urls_imports_nothing_of_it():
