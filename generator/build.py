@@ -79,7 +79,7 @@ def generate(
     With a `preview` (live preview keeps one across saves), pages that show nothing an edit
     changed keep their bytes without being rendered.
     """
-    content_dir = Path(content_dir)
+    content_dir, docs_dir = Path(content_dir), Path(docs_dir)
     site = site_model(content_dir)
     url = site_url()
     key = (str(content_dir.resolve()), str(Path(docs_dir).resolve()), url, _stamps(TEMPLATES))

@@ -50,7 +50,7 @@ _FIXED = [
         "backends.md.j2",
         "Backends",
         "PyTorch 2.x feature timelines per backend — CUDA, ROCm, MPS, XPU, CPU, distributed and more.",
-        "backends.yaml",
+        "backends.yaml, releases/*.yaml, changes/*.yaml",
     ),
     (
         urls.TIERS,
