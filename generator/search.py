@@ -166,6 +166,15 @@ def names(site: Site, pages: dict[str, tuple[str, str]]) -> dict[str, list[list[
         url = urls.at(urls.TIERS, tier.id)
         meta[url] = (f"{tier.name} tier", _short(plain(tier.description)))
         add([tier.name, tier.id, f"{tier.name} tier"], url)
+    _release_names(site, add, meta)
+    _symbol_names(site, add, meta)
+    _change_names(site, add, meta)
+    return table
+
+
+def _release_names(site: Site, add, meta: dict) -> None:
+    """A release by its version (and patches), its Upgrading section, each section of its change
+    list ("2.9 deprecations", "bug fixes in 2.9")."""
     for release in reversed(site.releases):
         v = release.version
         add(_version_names(v) + [p.version for p in release.patches], urls.release(v))
@@ -179,7 +188,11 @@ def names(site: Site, pages: dict[str, tuple[str, str]]) -> dict[str, list[list[
             words = [title.lower(), *HEADINGS[section.section]]
             words += SECTION_WORDS.get(section.section, ())
             add([f"{v} {w}" for w in words] + [f"{w} {v}" for w in words] + [f"{w} in {v}" for w in words], url)
-    _symbol_names(site, add, meta)
+
+
+def _change_names(site: Site, add, meta: dict) -> None:
+    """A PR number, to the change citing it first; an environment variable, to the changes that
+    name it (those an upgrade must act on first, newest first)."""
     variables: dict[str, list] = {}
     for release in reversed(site.releases):
         for change in _changes(site, release):
@@ -198,7 +211,6 @@ def names(site: Site, pages: dict[str, tuple[str, str]]) -> dict[str, list[list[
                 _short(plain(change.change.text)),
             )
             add([name], url)
-    return table
 
 
 ENV_VAR = re.compile(r"[A-Z][A-Z0-9]*_[A-Z0-9_]+")
