@@ -48,6 +48,9 @@ def _moved(key: str, allowed: dict) -> str | None:
 
 
 def _explain(doc: Document, error: jsonschema.ValidationError) -> list[Problem]:
+    """The error in an author's words, at its position: one clause per schema keyword that
+    content trips (a list of flat `if`s on purpose, so each message sits beside its case), and
+    for any other keyword jsonschema's message with the value cut short."""
     if error.validator == "oneOf" and error.context:
         # "a value or a list of values": report the closest alternative's complaint.
         deepest = max(error.context, key=lambda e: (len(e.relative_path), e.validator != "type"))
