@@ -9,6 +9,7 @@ edit touches without any page declaring it.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -126,66 +127,77 @@ _FIXED = [
 
 
 def pages(site: Site) -> list[Page]:
-    """Every page of the site, in a fixed order, each with its own view."""
-    out = [
-        Page(
-            urls.HOME,
-            "home.md.j2",
-            SITE_NAME,
-            "What every PyTorch 2.x release changed — by release, by feature and by backend.",
-            {"view": site.release_views[site.latest.version], "home": site.home},
-            "releases/*.yaml, changes/*.yaml",
-        )
+    """Every page of the site, in a fixed order, each with its own view: the site's own pages,
+    then symbol, release, feature and family, and backend pages."""
+    return [
+        *_site_pages(site),
+        *_symbol_pages(site),
+        *_release_pages(site),
+        *_feature_pages(site),
+        *_backend_pages(site),
     ]
-    out += [Page(url, template, title, description, {}, source) for url, template, title, description, source in _FIXED]
-    out.append(
-        Page(
-            urls.SPEED,
-            "speed.md.j2",
-            "How fast is it",
-            "Build time, page weight, search transfer and latency, and live-preview latency of this site, measured at 1× and 10× the real content.",
-            {"report": benchmark()},
-            "../generator/benchmark.md (make bench)",
-        )
+
+
+def _site_pages(site: Site) -> Iterator[Page]:
+    yield Page(
+        urls.HOME,
+        "home.md.j2",
+        SITE_NAME,
+        "What every PyTorch 2.x release changed — by release, by feature and by backend.",
+        {"view": site.release_views[site.latest.version], "home": site.home},
+        "releases/*.yaml, changes/*.yaml",
     )
-    out.append(
-        Page(
-            urls.SYMBOLS,
-            "symbols.md.j2",
-            "API symbols",
-            "Every torch.* name that a PyTorch 2.x release-note change or feature names, by module, each with the changes and features that name it.",
-            {},
-            "releases/*.yaml, changes/*.yaml",
-        )
+    for url, template, title, description, source in _FIXED:
+        yield Page(url, template, title, description, {}, source)
+    yield Page(
+        urls.SPEED,
+        "speed.md.j2",
+        "How fast is it",
+        "Build time, page weight, search transfer and latency, and live-preview latency of this site, measured at 1× and 10× the real content.",
+        {"report": benchmark()},
+        "../generator/benchmark.md (make bench)",
+    )
+
+
+def _symbol_pages(site: Site) -> Iterator[Page]:
+    yield Page(
+        urls.SYMBOLS,
+        "symbols.md.j2",
+        "API symbols",
+        "Every torch.* name that a PyTorch 2.x release-note change or feature names, by module, each with the changes and features that name it.",
+        {},
+        "releases/*.yaml, changes/*.yaml",
     )
     for module in site.symbol_pages.values():
-        out.append(
-            Page(
-                urls.symbol_page(module.name),
-                "symbol_module.md.j2",
-                module.name,
-                describe.symbol_module_description(site, module),
-                {"module": module},
-                "releases/*.yaml, changes/*.yaml",
-            )
+        yield Page(
+            urls.symbol_page(module.name),
+            "symbol_module.md.j2",
+            module.name,
+            describe.symbol_module_description(site, module),
+            {"module": module},
+            "releases/*.yaml, changes/*.yaml",
         )
+
+
+def _release_pages(site: Site) -> Iterator[Page]:
     for release in site.releases:
         v = release.version
-        out.append(
-            Page(
-                urls.release(v),
-                "release.md.j2",
-                f"PyTorch {v}",
-                describe.release_description(site, release),
-                {"release": release, "view": site.release_views[v]},
-                release.source_file + (f", changes/{v}.yaml" if release.changes else ""),
-            )
+        yield Page(
+            urls.release(v),
+            "release.md.j2",
+            f"PyTorch {v}",
+            describe.release_description(site, release),
+            {"release": release, "view": site.release_views[v]},
+            release.source_file + (f", changes/{v}.yaml" if release.changes else ""),
         )
+
+
+def _feature_pages(site: Site) -> Iterator[Page]:
+    """A page per feature, but a family's feature, whose family page tells its story; then the
+    family pages."""
     for feature in site.features:
-        if feature.id in site.family_by_id:
-            continue  # its family page tells its story
-        out.append(
-            Page(
+        if feature.id not in site.family_by_id:
+            yield Page(
                 urls.feature(feature.id),
                 "feature.md.j2",
                 feature.title,
@@ -193,43 +205,38 @@ def pages(site: Site) -> list[Page]:
                 {"feature": feature, "changes": site.feature_changes.get(feature.id, ())},
                 "features/*.yaml, releases/*.yaml, changes/*.yaml",
             )
-        )
     for family in site.families:
-        name = family.node.name
-        out.append(
-            Page(
-                urls.feature(family.node.id),
-                "family.md.j2",
-                name,
-                describe.family_description(site, family),
-                {"family": family},
-                f"{family.node.source_file}, releases/*.yaml, changes/*.yaml",
-            )
+        yield Page(
+            urls.feature(family.node.id),
+            "family.md.j2",
+            family.node.name,
+            describe.family_description(site, family),
+            {"family": family},
+            f"{family.node.source_file}, releases/*.yaml, changes/*.yaml",
         )
+
+
+def _backend_pages(site: Site) -> Iterator[Page]:
+    """A page per backend, and one per backend and release with that release's changes for it."""
     for view in site.backend_views:
         b = view.backend
-        out.append(
-            Page(
-                urls.backend(b.id),
-                "backend.md.j2",
-                b.name,
-                describe.backend_description(site, view),
-                {"view": view},
-                "backends.yaml, releases/*.yaml",
-            )
+        yield Page(
+            urls.backend(b.id),
+            "backend.md.j2",
+            b.name,
+            describe.backend_description(site, view),
+            {"view": view},
+            "backends.yaml, releases/*.yaml, changes/*.yaml",
         )
         for release, views in view.changes_by_release:
-            out.append(
-                Page(
-                    urls.backend_changes(b.id, release.version),
-                    "backend_changes.md.j2",
-                    f"{b.name} changes in PyTorch {release.version}",
-                    describe.backend_changes_description(site, view, release),
-                    {"backend": b, "release": release, "views": views},
-                    f"backends.yaml, changes/{release.version}.yaml",
-                )
+            yield Page(
+                urls.backend_changes(b.id, release.version),
+                "backend_changes.md.j2",
+                f"{b.name} changes in PyTorch {release.version}",
+                describe.backend_changes_description(site, view, release),
+                {"backend": b, "release": release, "views": views},
+                f"backends.yaml, changes/{release.version}.yaml",
             )
-    return out
 
 
 def benchmark() -> Markup:
