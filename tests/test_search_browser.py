@@ -7,6 +7,8 @@ Each query names the page a person wants first; the test reads the results in or
 
 from __future__ import annotations
 
+import re
+
 import pytest
 import yaml
 
@@ -99,3 +101,44 @@ def test_the_home_box_shows_its_results_under_itself(browser, atlas):
         assert more.is_visible() and more.get_attribute("href").endswith("search/?q=torch.load")
         page.keyboard.press("Enter")
         page.wait_for_url("**/atlas/search/?q=torch.load")
+
+
+COUNTED = r"^(\d+) results? for “torch\.cat”$"
+
+EVERY_HIT = """async (site) => {
+  const pagefind = await import(new URL("pagefind/pagefind.js", site).href);
+  const found = await pagefind.search("torch.cat");
+  const data = await Promise.all(found.results.map(r => r.data()));
+  return data.map(d => new URL(d.meta.url, site).href);
+}"""
+"""The URL of every page Pagefind itself finds for torch.cat, asked apart from the results page."""
+
+
+@pytest.mark.parametrize(("width", "scheme"), [(390, "light"), (390, "dark"), (1400, "light"), (1400, "dark")])
+def test_the_results_page_lists_every_hit_it_counts(browser, atlas, width, scheme):
+    """/search/?q=torch.cat (issue #25): the count the page states is the number of rows; every
+    full-text hit and the symbol named torch.cat are rows, none hidden or cut off at the side."""
+    context = browser.new_context(
+        viewport={"width": width, "height": 900}, color_scheme=scheme, service_workers="block"
+    )
+    try:
+        page = context.new_page()
+        page.goto(atlas + "search/?q=torch.cat")
+        page.wait_for_function("document.querySelector('.atlas-search-page .atlas-search__results').dataset.query")
+        status = page.locator(".atlas-search-page .atlas-search__status").inner_text()
+        stated = re.match(COUNTED, status)
+        assert stated, status
+        rows = page.locator(".atlas-search-page .atlas-search__results li")
+        hrefs = rows.locator("a.atlas-search__hit").evaluate_all("as => as.map(a => a.href)")
+        assert int(stated.group(1)) == rows.count() == len(hrefs) == len(set(hrefs))
+        assert hrefs[0] == atlas + "symbols/torch/#torch.cat"
+        pagefind = page.evaluate(EVERY_HIT, atlas)
+        assert len(pagefind) >= 5
+        assert set(hrefs) == set(pagefind) | {hrefs[0]}
+        for i in range(rows.count()):
+            box = rows.nth(i).bounding_box()
+            assert box and box["height"] > 10 and 0 <= box["x"] and box["x"] + box["width"] <= width, (i, box)
+            assert rows.nth(i).locator(".atlas-search__title").is_visible()
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+    finally:
+        context.close()
