@@ -192,8 +192,8 @@ class Compare:
         # (record, old, new) ids -> (result, old, new): holding both keeps their ids unique
         self._memo: dict[tuple, tuple] = {}
         self._records: dict[int, tuple] = {}
-        self._equal: dict[tuple, tuple] = {}  # (old, new) ids -> (old == new, old, new), for leaves
         self._leaves: dict[type, bool] = {}
+        self._whole: dict[tuple, tuple] = {}  # (old, new) ids -> (equal in every field, old, new)
 
     def same(self, record: tuple, old, new) -> bool:
         """True if everything `record` says was read of `old` is equal in `new`."""
@@ -203,7 +203,7 @@ class Compare:
         if tag not in self._records:
             self._records[tag] = (dict(record[0]), dict(record[1]), record)
         fields, keys, _ = self._records[tag]
-        memo, equal, leaves = self._memo, self._equal, self._leaves
+        memo = self._memo
 
         def same(a, b) -> bool:
             if a is b:
@@ -215,15 +215,8 @@ class Compare:
                 return a == b
             if cls is tuple and (not a or type(a[0]) in _SCALAR_TYPES):
                 return a == b  # text, numbers (or pairs led by them): equal whole, or read as changed
-            leaf = leaves.get(cls)
-            if leaf is None:
-                leaf = leaves[cls] = _is_leaf(a, leaves)
-            if leaf:  # all text and numbers: compared whole, once for every page
-                pair = (id(a), id(b))
-                if pair not in equal:
-                    equal[pair] = (a == b, a, b)
-                if equal[pair][0]:
-                    return True
+            if self.equal(a, b):  # equal whole: equal in whatever the record read
+                return True
             key = (tag, id(a), id(b))
             if key in memo:
                 return memo[key][0]
@@ -252,6 +245,38 @@ class Compare:
             return result
 
         return same(old, new)
+
+    def equal(self, a, b) -> bool:
+        """True if `a` (old model) equals `b` (new model) whole. Remembered per pair of objects for
+        every record, so an unchanged part of the model is compared once per render, not once per
+        page: a record then walks only the objects an edit changed."""
+        if a is b:
+            return True
+        cls = type(a)
+        if cls is not type(b):
+            return False
+        if cls in _SCALAR_TYPES:
+            return a == b
+        pair = (id(a), id(b))
+        known = self._whole.get(pair)
+        if known is not None:
+            return known[0]
+        leaf = self._leaves.get(cls)
+        if leaf is None:
+            leaf = self._leaves[cls] = _is_leaf(a, self._leaves)
+        if leaf or (cls is tuple and (not a or type(a[0]) in _SCALAR_TYPES)):
+            result = a == b  # text and numbers all the way down: compared in C
+        elif hasattr(cls, "__dataclass_fields__"):
+            equal = self.equal
+            result = all(equal(getattr(a, name), getattr(b, name)) for name in cls.__dataclass_fields__)
+        elif isinstance(a, (tuple, list)):
+            result = len(a) == len(b) and all(map(self.equal, a, b))
+        elif isinstance(a, dict):
+            result = a.keys() == b.keys() and all(self.equal(a[k], b[k]) for k in a)
+        else:
+            result = a == b
+        self._whole[pair] = (result, a, b)
+        return result
 
 
 def _is_leaf(value, leaves: dict[type, bool]) -> bool:
