@@ -85,6 +85,7 @@ def main(argv: list[str] | None = None) -> int:
     # rebuild does; not timed, `build` does not record).
     preview = pipeline.Preview()
     pipeline.generate(args.content, args.docs, preview)
+    preview.settle()  # as `serve` does once a rebuild has been shown and no save follows
     release_file = args.content / args.edit
     original = release_file.read_text(encoding="utf-8")
     before = _snapshot(args.docs)

@@ -191,3 +191,43 @@ def test_random_edits_regenerate_exactly_what_a_full_render_writes(tmp_path):
         fresh.append(len(preview.rendered.fresh))
     assert min(fresh) < len(preview.rendered.built_from), fresh  # it did keep pages: the test tests something
     assert {d.split(": ")[-1].split()[0] for d in done} >= {"entry", "change", "catalogue", "date"}
+
+
+# --- What live preview keeps between saves ------------------------------------------------------
+
+
+def test_a_generated_file_changed_or_removed_by_hand_is_written_again(tmp_path):
+    """Live preview skips reading back what it wrote last time, but not a file someone touched."""
+    content, docs = tmp_path / "content", tmp_path / "docs"
+    shutil.copytree(FIXTURE, content)
+    preview = build.Preview()
+    build.generate(content, docs, preview)
+    page = docs / "releases" / "2.8" / "index.md"
+    page.write_text(page.read_text(encoding="utf-8") + "a hand edit\n", encoding="utf-8")
+    (docs / "tiers" / "index.md").unlink()
+    _, written = build.generate(content, docs, preview)
+    assert set(written) == {"releases/2.8/index.md", "tiers/index.md"}
+    assert _on_disk(docs) == _full(content)
+
+
+def test_settling_between_saves_keeps_memory_bounded_and_output_exact(tmp_path):
+    """Preview.settle freezes what the preview holds; what earlier saves froze and no longer use
+    is freed, so the frozen set does not grow save after save."""
+    import gc
+
+    content, docs = tmp_path / "content", tmp_path / "docs"
+    shutil.copytree(FIXTURE, content)
+    preview = build.Preview()
+    release = content / "releases" / "2.8.yaml"
+    frozen = []
+    try:
+        for step in range(4):
+            text = release.read_text(encoding="utf-8")
+            release.write_text(text.replace("fixture release", f"fixture release {step}", 1), encoding="utf-8")
+            build.generate(content, docs, preview)
+            preview.settle()
+            frozen.append(gc.get_freeze_count())
+            assert _on_disk(docs) == _full(content)
+    finally:
+        gc.unfreeze()
+    assert frozen[-1] <= frozen[1] * 1.01, frozen  # a save that leaked its model would add 2% each
