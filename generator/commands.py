@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -14,6 +15,7 @@ from . import new_release as adder
 from .errors import ContentError, UsageError
 
 DEFAULT_CONTENT = pipeline.ROOT / "content"
+SETTLE_AFTER = 1.0  # seconds without a save before live preview settles its heap
 
 
 def check(args) -> int:
@@ -66,23 +68,38 @@ def serve(args) -> int:
     first = True
     indexer = search.Indexer()
     preview = pipeline.Preview()  # what the last rebuild rendered, so a save re-renders only what it changed
+    theme = pipeline.ThemeCache()  # Material's templates compiled once, not on every save
+    lock = threading.Lock()
+    settler: threading.Timer | None = None
+
+    def settle() -> None:
+        with lock:
+            preview.settle()
 
     def rebuild() -> None:
-        nonlocal first
+        nonlocal first, settler
+        if settler is not None:
+            settler.cancel()
         started = time.perf_counter()
-        try:
-            site, written = pipeline.generate(args.content, docs, preview)
-        except ContentError as exc:  # keep serving the last good site; say what is wrong
-            print("\n".join(map(str, exc.problems)), file=sys.stderr)
-            return
-        config = pipeline.mkdocs_config(docs, site_dir, strict=False, site_url=serve_url)
-        config["plugins"]["redirects"].config["redirect_maps"] = manifest.redirects(site)
-        if first:
-            config.plugins.on_startup(command="serve", dirty=True)
-        mkdocs_build(config, serve_url=serve_url, dirty=not first)
-        first = False
+        with lock:
+            try:
+                site, written = pipeline.generate(args.content, docs, preview)
+            except ContentError as exc:  # keep serving the last good site; say what is wrong
+                print("\n".join(map(str, exc.problems)), file=sys.stderr)
+                return
+            config = pipeline.mkdocs_config(docs, site_dir, strict=False, site_url=serve_url)
+            config["plugins"]["redirects"].config["redirect_maps"] = manifest.redirects(site)
+            theme.attach(config)
+            if first:
+                config.plugins.on_startup(command="serve", dirty=True)
+            mkdocs_build(config, serve_url=serve_url, dirty=not first)
+            first = False
         indexer.request(site, site_dir)
         print(f"rebuilt in {time.perf_counter() - started:.2f}s ({len(written)} pages regenerated)", file=sys.stderr)
+        # Once saves pause, tidy the heap while nobody waits (build.Preview.settle).
+        settler = threading.Timer(SETTLE_AFTER, settle)
+        settler.daemon = True
+        settler.start()
 
     # MkDocs' own `serve` polls every 0.5 s and watches only the generated pages; this server
     # watches the sources and polls every 0.1 s, so a save shows in well under a second.

@@ -231,3 +231,45 @@ def test_settling_between_saves_keeps_memory_bounded_and_output_exact(tmp_path):
     finally:
         gc.unfreeze()
     assert frozen[-1] <= frozen[1] * 1.01, frozen  # a save that leaked its model would add 2% each
+
+
+def test_live_preview_compiles_the_theme_once_and_builds_the_pages_a_full_build_does(tmp_path, monkeypatch):
+    """serve's MkDocs rebuilds share build.ThemeCache: a rebuild after a save compiles no
+    template again, and its site equals a clean build's without the cache."""
+    import jinja2
+    from mkdocs.commands.build import build as mkdocs_build
+
+    from generator import manifest
+
+    content, docs = tmp_path / "content", tmp_path / "docs"
+    shutil.copytree(FIXTURE, content)
+    preview, theme = build.Preview(), build.ThemeCache()
+    compiled: list[str] = []
+    compile_template = jinja2.Environment.compile
+
+    def counting(self, source, name=None, *args, **kwargs):
+        compiled.append(name)
+        return compile_template(self, source, name, *args, **kwargs)
+
+    monkeypatch.setattr(jinja2.Environment, "compile", counting)
+
+    def mkdocs(site, site_dir: Path, *, dirty: bool, cached: bool) -> None:
+        config = build.mkdocs_config(docs, site_dir, strict=False, site_url="http://127.0.0.1:8000/")
+        config["plugins"]["redirects"].config["redirect_maps"] = manifest.redirects(site)
+        if cached:
+            theme.attach(config)
+        mkdocs_build(config, serve_url="http://127.0.0.1:8000/", dirty=dirty)
+
+    site, _ = build.generate(content, docs, preview)
+    mkdocs(site, tmp_path / "served", dirty=False, cached=True)
+    assert compiled, "the first build compiles the theme"
+    release = content / "releases" / "2.8.yaml"
+    release.write_text(release.read_text(encoding="utf-8").replace("fixture release", "fixture release, edited", 1))
+    site, written = build.generate(content, docs, preview)
+    assert "releases/2.8/index.md" in written
+    before = len(compiled)
+    mkdocs(site, tmp_path / "served", dirty=True, cached=True)
+    assert compiled[before:] == []
+    mkdocs(site, tmp_path / "clean", dirty=False, cached=False)
+    assert _on_disk(tmp_path / "served") == _on_disk(tmp_path / "clean")
+    assert b"fixture release, edited" in (tmp_path / "served" / "releases" / "2.8" / "index.html").read_bytes()
