@@ -94,7 +94,7 @@ def serve(args) -> int:
                 config.plugins.on_startup(command="serve", dirty=True)
             mkdocs_build(config, serve_url=serve_url, dirty=not first)
             first = False
-        indexer.request(site, site_dir)
+        indexer.request(args.content, site_dir)
         print(f"rebuilt in {time.perf_counter() - started:.2f}s ({len(written)} pages regenerated)", file=sys.stderr)
         # Once saves pause, tidy the heap while nobody waits (build.Preview.settle).
         settler = threading.Timer(SETTLE_AFTER, settle)

@@ -394,10 +394,12 @@ def _canonical_filters(bundle: Path) -> None:
 
 
 class Indexer:
-    """Live preview's search: `write` in a background thread once edits pause for `quiet`
-    seconds, with Pagefind at low priority, so a save shows at once and the rebuilds after it
-    do not wait for search, which follows a few seconds later. Requests made meanwhile collapse
-    into one run, for the newest site."""
+    """Live preview's search: `write` in a child process once edits pause for `quiet` seconds,
+    at low priority, so a save shows at once and the rebuilds after it do not wait for search,
+    which follows a few seconds later. The child loads the content itself: in a thread of the
+    server, the index's Python work took turns with the next save's rebuild for the
+    interpreter and doubled its time. Requests made meanwhile collapse into one run, for the
+    newest content."""
 
     def __init__(self, quiet: float = 3.0) -> None:
         self._quiet = quiet
@@ -407,12 +409,15 @@ class Indexer:
         self._asked = 0.0
         threading.Thread(target=self._run, name="search index", daemon=True).start()
 
-    def request(self, site: Site, site_dir: Path) -> None:
+    def request(self, content_dir: Path, site_dir: Path) -> None:
         with self._lock:
-            self._want, self._asked = (site, site_dir), time.monotonic()
+            self._want, self._asked = (str(content_dir), str(site_dir)), time.monotonic()
             self._wake.set()
 
     def _run(self) -> None:
+        import multiprocessing
+
+        spawn = multiprocessing.get_context("spawn")  # a fresh interpreter: no lock of this one's threads
         while True:
             self._wake.wait()
             while (left := self._asked + self._quiet - time.monotonic()) > 0:
@@ -420,7 +425,25 @@ class Indexer:
             with self._lock:
                 want, self._want = self._want, None
                 self._wake.clear()
-            try:
-                write(*want, background=True)
-            except Exception as exc:  # keep serving; the previous index stays in place
-                print(f"search index not updated: {exc}", file=sys.stderr)
+            child = spawn.Process(target=_index_in_child, args=want, name="search index", daemon=True)
+            child.start()
+            child.join()
+            if child.exitcode not in (0, 1):  # 1: it said why; either way the previous index stays
+                print(f"search index not updated (exit {child.exitcode})", file=sys.stderr)
+
+
+def _index_in_child(content_dir: str, site_dir: str) -> None:
+    """Indexer's child process: load the content and write the index, behind the server's work."""
+    import os
+
+    from .build import site_model
+    from .errors import ContentError
+
+    os.nice(10)
+    try:
+        write(site_model(Path(content_dir)), Path(site_dir), background=True)
+    except ContentError:
+        return  # the server already says what is wrong with the content
+    except Exception as exc:
+        print(f"search index not updated: {exc}", file=sys.stderr)
+        sys.exit(1)
