@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import signal
 import sys
 import threading
 import time
@@ -16,6 +17,7 @@ from .errors import ContentError, UsageError
 
 DEFAULT_CONTENT = pipeline.ROOT / "content"
 SETTLE_AFTER = 1.0  # seconds without a save before live preview settles its heap
+POLL = 0.05  # seconds between two looks at the watched files
 
 
 def check(args) -> int:
@@ -102,8 +104,12 @@ def serve(args) -> int:
         settler.start()
 
     # MkDocs' own `serve` polls every 0.5 s and watches only the generated pages; this server
-    # watches the sources and polls every 0.1 s, so a save shows in well under a second.
-    server = LiveReloadServer(builder=rebuild, host=host, port=int(port), root=str(site_dir), polling_interval=0.1)
+    # watches the sources (about 120 files: a poll costs well under a millisecond) every
+    # POLL seconds, and starts a rebuild once they have been still for as long.
+    server = LiveReloadServer(builder=rebuild, host=host, port=int(port), root=str(site_dir), polling_interval=POLL)
+    server.build_delay = POLL
+    # Stopped by a signal (a test harness, a process manager): stop as on Ctrl-C, removing site_dir.
+    signal.signal(signal.SIGTERM, _interrupt)
     try:
         rebuild()
         for watched in (Path(args.content), pipeline.ROOT / "templates", pipeline.CONFIG):
@@ -115,8 +121,13 @@ def serve(args) -> int:
         finally:
             server.shutdown()
     finally:
+        indexer.stop()
         shutil.rmtree(site_dir, ignore_errors=True)
     return 0
+
+
+def _interrupt(signum, frame) -> None:
+    raise KeyboardInterrupt
 
 
 def import_notes(args) -> int:

@@ -407,7 +407,18 @@ class Indexer:
         self._wake = threading.Event()
         self._want: tuple | None = None
         self._asked = 0.0
+        self._child = None
+        self._stopped = False
         threading.Thread(target=self._run, name="search index", daemon=True).start()
+
+    def stop(self) -> None:
+        """Stop indexing, ending a child at work, before the site folder goes away."""
+        with self._lock:
+            self._stopped = True
+            child = self._child
+        if child is not None and child.is_alive():
+            child.terminate()
+            child.join(timeout=10)
 
     def request(self, content_dir: Path, site_dir: Path) -> None:
         with self._lock:
@@ -425,10 +436,12 @@ class Indexer:
             with self._lock:
                 want, self._want = self._want, None
                 self._wake.clear()
-            child = spawn.Process(target=_index_in_child, args=want, name="search index", daemon=True)
-            child.start()
+                if self._stopped:
+                    return
+                child = self._child = spawn.Process(target=_index_in_child, args=want, name="search index", daemon=True)
+                child.start()
             child.join()
-            if child.exitcode not in (0, 1):  # 1: it said why; either way the previous index stays
+            if child.exitcode not in (0, 1) and not self._stopped:  # 1: it said why; the old index stays
                 print(f"search index not updated (exit {child.exitcode})", file=sys.stderr)
 
 
