@@ -168,6 +168,33 @@ def search_table(runs: list[dict]) -> str:
     return "\n".join(rows)
 
 
+def _zensical_run(z: dict, name: str) -> str:
+    """One Zensical build's seconds (CPU seconds), or why there are none."""
+    if z.get(f"{name}_seconds") is None:
+        return z["status"] if z["status"] != "ok" else "—"
+    return f"{z[f'{name}_seconds']:.2f} ({z[f'{name}_cpu_seconds']:.2f})"
+
+
+def zensical_table(runs: list[dict]) -> str:
+    """MkDocs and Zensical building the same generated docs, per scale Zensical built."""
+    rows = [
+        "| Scale | MkDocs s (HTML) | Search index s | Zensical clean s (CPU s) | Zensical cached s (CPU s) |",
+        "|" + " --- |" * 5,
+    ]
+    for r in runs:
+        z = r.get("zensical")
+        if not z:
+            continue
+        html = (
+            secs(r["mkdocs_seconds"] - r["search_seconds"])
+            if r.get("search_seconds") is not None and r.get("mkdocs_seconds") is not None
+            else "—"
+        )
+        clean, cached = _zensical_run(z, "clean"), _zensical_run(z, "cached")
+        rows.append(f"| {r['scale']}× | {html} | {secs(r.get('search_seconds'))} | {clean} | {cached} |")
+    return "\n".join(rows)
+
+
 def target_lines(results: list[tuple[str, str, str]]) -> str:
     return "\n".join(f"{verdict} {name}: {measured}" for verdict, name, measured in results)
 
@@ -201,6 +228,18 @@ def markdown(runs: list[dict], verdicts: list[tuple[str, str, str]], machine: di
         "  the time and the number of Markdown files it rewrote.",
         f"- A build gets {limit:.0f} seconds; one that runs out is stopped and reported as timed out.",
         "",
+        "## Zensical",
+        "",
+        "The same generated docs built by Zensical"
+        + (f" {zensical_version(runs)}" if zensical_version(runs) else "")
+        + " (`zensical build --strict` on our mkdocs.yml, as",
+        "tests/test_zensical.py runs it), once from scratch and once more with nothing changed (Zensical",
+        "keeps a cache beside its config), beside MkDocs' share of the build above: the MkDocs column",
+        "less the search index (Pagefind, written from the model after MkDocs), which Zensical does not make.",
+        "Wall-clock seconds of the whole `zensical` process, its CPU seconds in brackets.",
+        "",
+        zensical_table(runs),
+        "",
         "## Search",
         "",
         "Measured in headless Chromium with an empty cache (tests/bench_search.py): a first visit to the",
@@ -219,6 +258,10 @@ def markdown(runs: list[dict], verdicts: list[tuple[str, str, str]], machine: di
     ]
     lines += [f"- **{v}** {name}: {measured}" for v, name, measured in verdicts]
     return "\n".join(lines) + "\n"
+
+
+def zensical_version(runs: list[dict]) -> str:
+    return next((r["zensical"]["version"] for r in runs if r.get("zensical")), "")
 
 
 def _where(filename: str) -> str:

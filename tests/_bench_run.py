@@ -20,6 +20,7 @@ import time
 from pathlib import Path
 
 EDIT_MARKER = "Benchmarkeditmarker"
+REDIRECTS = "redirects.json"  # written beside --docs
 
 
 def _emit(**record) -> None:
@@ -78,8 +79,27 @@ def main(argv: list[str] | None = None) -> int:
 
     (site, written), seconds = _timed("generate", args.profile, pipeline.generate, args.content, args.docs)
     _emit(stage="generate", seconds=seconds, written=len(written))
+    # The search index is written inside mkdocs_build (generator.search): time it apart, so the
+    # report can set MkDocs' own share beside Zensical's build of the same docs.
+    from generator import search
+
+    write_index, index_seconds = search.write, []
+
+    def timed_index(*a, **k):
+        started = time.perf_counter()
+        try:
+            return write_index(*a, **k)
+        finally:
+            index_seconds.append(time.perf_counter() - started)
+
+    search.write = timed_index
     _, seconds = _timed("mkdocs", args.profile, pipeline.mkdocs_build, site, args.docs, args.site)
-    _emit(stage="mkdocs", seconds=seconds)
+    search.write = write_index
+    _emit(stage="mkdocs", seconds=seconds, search_seconds=sum(index_seconds))
+    # The feature aliases' redirects, for the bench's Zensical build of the same docs.
+    from generator import manifest
+
+    (args.docs.parent / REDIRECTS).write_text(json.dumps(manifest.redirects(site), sort_keys=True), encoding="utf-8")
 
     # Live preview's state: a render that recorded what each page read (as `serve`'s first
     # rebuild does; not timed, `build` does not record).

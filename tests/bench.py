@@ -196,6 +196,49 @@ def docs_stats(docs: Path) -> dict:
 
 
 SEARCH_SCALES = (1, 10)  # tests/bench_search.py in Chromium: transfer, latency, quality (1×)
+ZENSICAL_SCALES = (1, 10)  # Zensical builds the same generated docs, for comparison with MkDocs
+
+
+def zensical(code: Path, work: Path, timeout: float) -> dict:
+    """Build a scale's generated docs (work/docs) with Zensical as tests/test_zensical.py does:
+    once clean, then once more unchanged (Zensical keeps a cache beside its config). Return
+    each build's wall-clock and CPU seconds, or why it failed."""
+    from ._bench_run import REDIRECTS
+    from .test_zensical import zensical_config
+
+    project = work / "zensical"
+    shutil.rmtree(project, ignore_errors=True)
+    shutil.copytree(work / "docs", project / "docs")
+    redirects = json.loads((work / REDIRECTS).read_text(encoding="utf-8"))
+    config = project / "mkdocs.yml"
+    config.write_text(zensical_config(project / "docs", redirects, code), encoding="utf-8")
+    result: dict = {"version": metadata.version("zensical")}
+    try:
+        for run in ("clean", "cached"):
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)  # summed over the children reaped so far
+            started = time.monotonic()
+            proc = subprocess.Popen(
+                [sys.executable, "-m", "zensical", "build", "--strict", "--config-file", str(config)],
+                cwd=project,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.STDOUT,
+            )
+            try:
+                output, _ = proc.communicate(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.communicate()
+                return {**result, "status": f"timed out after {timeout:.0f} s ({run})"}
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            result[f"{run}_seconds"] = time.monotonic() - started
+            result[f"{run}_cpu_seconds"] = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+            if proc.returncode:
+                tail = output.decode(errors="replace").strip().splitlines()[-1:] or [f"exit {proc.returncode}"]
+                return {**result, "status": f"failed ({run}): {tail[0][:80]}"}
+        result["status"] = "ok"
+        return result
+    finally:
+        shutil.rmtree(project, ignore_errors=True)
 
 
 def largest_release(site: Path) -> str:
@@ -246,9 +289,13 @@ def measure(scale: int, out: Path, timeout: float, memory_gib: float, profile: P
         result.update(docs_stats(docs))
     if "mkdocs" in stages:
         result["mkdocs_seconds"] = stages["mkdocs"]["seconds"]
+        result["search_seconds"] = stages["mkdocs"].get("search_seconds")
         result["total_seconds"] = stages["mkdocs"]["monotonic"] - started
         result["maxrss_build_kib"] = stages["mkdocs"]["maxrss_kib"]
         result.update(site_stats(site))
+        if profile is None and scale in ZENSICAL_SCALES:
+            log(f"{scale}×: building the same docs with Zensical (clean, then cached)")
+            result["zensical"] = zensical(out / "code", work, timeout)
     if "regenerate-edit" in stages:
         edit = stages["regenerate-edit"]
         written, changed, touched = edit["written"], edit["bytes_changed"], edit["mtime_changed"]
@@ -326,6 +373,8 @@ def main(argv: list[str] | None = None) -> int:
     print(report.table(runs))
     print()
     print(report.search_table(runs))
+    print()
+    print(report.zensical_table(runs))
     print()
     print(report.target_lines(verdicts))
 

@@ -24,14 +24,15 @@ from tests.crawl import broken_links
 pytestmark = pytest.mark.zensical
 
 
-def zensical_config(docs_dir: Path, redirects: dict[str, str]) -> str:
-    """mkdocs.yml for a project rooted beside docs_dir (Zensical keeps docs and site inside the
-    folder of its config file), with our theme overrides by absolute path and the redirects."""
-    text = CONFIG.read_text(encoding="utf-8")
+def zensical_config(docs_dir: Path, redirects: dict[str, str], project: Path = ROOT) -> str:
+    """mkdocs.yml of `project` for a project rooted beside docs_dir (Zensical keeps docs and site
+    inside the folder of its config file), with our theme overrides by absolute path and the
+    redirects. `make bench` passes the copy of the project it builds with."""
+    text = (project / CONFIG.name).read_text(encoding="utf-8")
     replacements = {
         r"^docs_dir: .*$": f"docs_dir: {docs_dir.name}",
         r"^site_dir: .*$": "site_dir: site",
-        r"^(\s+custom_dir:) (.*)$": lambda m: f"{m[1]} {json.dumps(str(ROOT / m[2]))}",
+        r"^(\s+custom_dir:) (.*)$": lambda m: f"{m[1]} {json.dumps(str(project / m[2]))}",
         r"^(\s+redirect_maps:) \{\}$": lambda m: f"{m[1]} {json.dumps(redirects, sort_keys=True)}",
     }
     for pattern, new in replacements.items():
