@@ -7,6 +7,7 @@ built-in 5×7 bitmap font, scaled up, and the PNG is written with zlib. Same cod
 
 from __future__ import annotations
 
+import functools
 import struct
 import zlib
 
@@ -108,8 +109,10 @@ def text_width(text: str, scale: int) -> int:
     return 6 * scale * len(text)
 
 
+@functools.cache
 def png() -> bytes:
-    """The site card: the site's name, what it answers, and the three maturity tiers."""
+    """The site card: the site's name, what it answers, and the three maturity tiers. Drawn
+    once per process: it depends on nothing in the content, and live preview asks on every save."""
     c = _Canvas(WIDTH, HEIGHT, BACKGROUND)
     c.rect(0, 0, WIDTH, 16, ACCENT)
     c.text(80, 110, "PYTORCH", 10, ACCENT)
