@@ -68,7 +68,7 @@ def serve(args) -> int:
     serve_url = f"http://{host}:{port}/"
     site_dir = Path(tempfile.mkdtemp(prefix="atlas-serve-"))
     first = True
-    indexer = search.Indexer()
+    indexer = search.Indexer(pipeline.site_model)
     preview = pipeline.Preview()  # what the last rebuild rendered, so a save re-renders only what it changed
     theme = pipeline.ThemeCache()  # Material's templates compiled once, not on every save
     lock = threading.Lock()

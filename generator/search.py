@@ -19,18 +19,21 @@ in hash order) are re-encoded canonically, so the same content gives the same by
 
 from __future__ import annotations
 
+import contextlib
 import gzip
 import hashlib
 import html
 import json
+import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
 import threading
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from . import urls
@@ -401,7 +404,8 @@ class Indexer:
     interpreter and doubled its time. Requests made meanwhile collapse into one run, for the
     newest content."""
 
-    def __init__(self, quiet: float = 3.0) -> None:
+    def __init__(self, model: Callable[[Path], Site], quiet: float = 3.0) -> None:
+        self._model = model  # content folder -> site (build.site_model), run by the child
         self._quiet = quiet
         self._lock = threading.Lock()
         self._wake = threading.Event()
@@ -417,12 +421,13 @@ class Indexer:
             self._stopped = True
             child = self._child
         if child is not None and child.is_alive():
-            child.terminate()
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(child.pid, signal.SIGTERM)  # the child and the Pagefind it runs
             child.join(timeout=10)
 
     def request(self, content_dir: Path, site_dir: Path) -> None:
         with self._lock:
-            self._want, self._asked = (str(content_dir), str(site_dir)), time.monotonic()
+            self._want, self._asked = (self._model, str(content_dir), str(site_dir)), time.monotonic()
             self._wake.set()
 
     def _run(self) -> None:
@@ -445,16 +450,14 @@ class Indexer:
                 print(f"search index not updated (exit {child.exitcode})", file=sys.stderr)
 
 
-def _index_in_child(content_dir: str, site_dir: str) -> None:
+def _index_in_child(model: Callable[[Path], Site], content_dir: str, site_dir: str) -> None:
     """Indexer's child process: load the content and write the index, behind the server's work."""
-    import os
-
-    from .build import site_model
     from .errors import ContentError
 
+    os.setpgrp()  # a group of its own, which Indexer.stop ends whole
     os.nice(10)
     try:
-        write(site_model(Path(content_dir)), Path(site_dir), background=True)
+        write(model(Path(content_dir)), Path(site_dir), background=True)
     except ContentError:
         return  # the server already says what is wrong with the content
     except Exception as exc:
