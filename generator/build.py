@@ -142,7 +142,7 @@ def generate(
     if preview is None:
         written = write_changed(rendered.files, docs_dir)
     else:
-        written = preview.write(rendered.files, Path(docs_dir), previous)
+        written = preview.write(rendered.files, docs_dir, previous)
         preview.remember(key, rendered)
     return site, written
 
