@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import pstats
+import re
 from pathlib import Path
 
 MB = 1_000_000  # targets use decimal megabytes
@@ -169,9 +170,13 @@ def search_table(runs: list[dict]) -> str:
 
 
 def _zensical_run(z: dict, name: str) -> str:
-    """One Zensical build's seconds (CPU seconds), or why there are none."""
+    """One Zensical build's seconds (CPU seconds), or why there are none: the run that failed says
+    so with its time and Zensical's last line, a run after it was not made."""
+    failed = re.match(r"failed \((\w+)\): (.*)", z["status"])
+    if failed and failed[1] == name:
+        return f"failed after {z[f'{name}_seconds']:.2f} s: {failed[2]}"
     if z.get(f"{name}_seconds") is None:
-        return z["status"] if z["status"] != "ok" else "—"
+        return "not run" if failed else (z["status"] if z["status"] != "ok" else "—")
     return f"{z[f'{name}_seconds']:.2f} ({z[f'{name}_cpu_seconds']:.2f})"
 
 

@@ -25,6 +25,7 @@ import resource
 import shutil
 import subprocess
 import sys
+import textwrap
 import time
 from importlib import metadata
 from pathlib import Path
@@ -234,7 +235,7 @@ def zensical(code: Path, work: Path, timeout: float) -> dict:
             result[f"{run}_cpu_seconds"] = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
             if proc.returncode:
                 tail = output.decode(errors="replace").strip().splitlines()[-1:] or [f"exit {proc.returncode}"]
-                return {**result, "status": f"failed ({run}): {tail[0][:80]}"}
+                return {**result, "status": f"failed ({run}): {textwrap.shorten(tail[0], 160, placeholder=' …')}"}
         result["status"] = "ok"
         return result
     finally:

@@ -18,6 +18,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from generator import commands
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -82,7 +84,7 @@ def main(argv: list[str] | None = None) -> int:
         with open(args.append, "a", encoding="utf-8") as out:
             out.write(
                 "\n## Live preview\n\n"
-                "`make serve` polls `content/` and `templates/` every 0.1 s, re-renders only the pages that show what changed,\n"
+                f"`make serve` polls `content/` and `templates/` every {commands.POLL} s, re-renders only the pages that show what changed,\n"
                 "and MkDocs rebuilds just those pages (a 'dirty' build) and reloads the browser. Measured with `python -m tests.bench_live`: append a word\n"
                 "to the 2.12 summary and time until the open 2.12 page in headless Chromium shows it.\n\n"
                 + "".join(f"- try {i + 1}: {t:.2f} s\n" for i, t in enumerate(times))
