@@ -206,17 +206,11 @@ class Compare:
         memo = self._memo
 
         def same(a, b) -> bool:
-            if a is b:
-                return True
-            cls = type(a)
-            if cls is not type(b):
-                return False
-            if cls in _SCALAR_TYPES:
-                return a == b
-            if cls is tuple and (not a or type(a[0]) in _SCALAR_TYPES):
-                return a == b  # text, numbers (or pairs led by them): equal whole, or read as changed
             if self.equal(a, b):  # equal whole: equal in whatever the record read
                 return True
+            cls = type(a)
+            if cls is not type(b) or cls in _SCALAR_TYPES or (cls is tuple and (not a or type(a[0]) in _SCALAR_TYPES)):
+                return False  # text, numbers (or pairs led by them) that differ: read as changed
             key = (tag, id(a), id(b))
             if key in memo:
                 return memo[key][0]
