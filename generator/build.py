@@ -19,7 +19,6 @@ from .load import load
 from .model import Site
 from .pages import ROOT
 from .render import TEMPLATES, Rendered, render_site, write_changed
-from .writer import write_atomic
 
 CONFIG = ROOT / "mkdocs.yml"
 DEFAULT_DOCS = ROOT / "build" / "docs"
@@ -72,27 +71,18 @@ class Preview:
             self.on_disk = _disk_stamps(files, docs_dir)
             return written
         old_files, on_disk = previous.files, self.on_disk
-        changed = {}
+        trusted = set()
         for rel, data in files.items():
             old = old_files.get(rel)
             if (old is data or old == data) and rel in on_disk:
-                try:
+                with contextlib.suppress(OSError):
                     st = os.stat(docs_dir / rel)
-                except OSError:
-                    pass
-                else:
                     if (st.st_size, st.st_mtime_ns) == on_disk[rel]:
-                        continue
-            changed[rel] = data
-        written = [rel for rel, data in sorted(changed.items()) if write_atomic(docs_dir / rel, data, sync=False)]
-        for rel in sorted(on_disk.keys() - files.keys(), reverse=True):  # pages no render makes any more
-            path = docs_dir / rel
-            path.unlink(missing_ok=True)
-            with contextlib.suppress(OSError):  # folders the page was alone in
-                for folder in path.relative_to(docs_dir).parents[:-1]:
-                    (docs_dir / folder).rmdir()
-        self.on_disk = {rel: on_disk[rel] for rel in files if rel in on_disk and rel not in changed}
-        self.on_disk.update(_disk_stamps(changed, docs_dir))
+                        trusted.add(rel)
+        gone = sorted(on_disk.keys() - files.keys())  # pages no render makes any more
+        written = write_changed(files, docs_dir, frozenset(trusted), gone)
+        self.on_disk = {rel: on_disk[rel] for rel in trusted}
+        self.on_disk.update(_disk_stamps({rel: files[rel] for rel in files if rel not in trusted}, docs_dir))
         return written
 
     def settle(self) -> None:

@@ -8,6 +8,7 @@ more are removed. In live preview (`record`, `previous`), a page whose reads of 
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 from dataclasses import dataclass, field
@@ -197,11 +198,28 @@ def render_site(
     return out
 
 
-def write_changed(files: dict[str, bytes], docs_dir: Path) -> list[str]:
-    """Write files whose bytes differ, remove stale ones; return the paths written."""
+def write_changed(
+    files: dict[str, bytes], docs_dir: Path, trusted: frozenset[str] = frozenset(), gone: list[str] | None = None
+) -> list[str]:
+    """Write files whose bytes differ, remove stale ones; return the paths written.
+
+    `trusted`: paths known to hold their bytes already (live preview's stamps), not read back.
+    `gone`: the stale paths, when the caller knows them; otherwise docs_dir is scanned for them."""
     docs_dir.mkdir(parents=True, exist_ok=True)
     # Not flushed to disk one by one: the Markdown is rebuilt from content/ by every run.
-    written = [rel for rel, data in sorted(files.items()) if write_atomic(docs_dir / rel, data, sync=False)]
+    written = [
+        rel
+        for rel, data in sorted(files.items())
+        if rel not in trusted and write_atomic(docs_dir / rel, data, sync=False)
+    ]
+    if gone is not None:
+        for rel in sorted(gone, reverse=True):
+            path = docs_dir / rel
+            path.unlink(missing_ok=True)
+            with contextlib.suppress(OSError):  # folders the file was alone in
+                for folder in path.relative_to(docs_dir).parents[:-1]:
+                    (docs_dir / folder).rmdir()
+        return written
     for existing in sorted(docs_dir.rglob("*"), reverse=True):
         rel = existing.relative_to(docs_dir).as_posix()
         if existing.is_file() and rel not in files:
