@@ -97,7 +97,10 @@ LANDED = """() => {
 def landed(page, url: str) -> dict:
     """Open url in a fresh load; what its #anchor landed on, read at the moment it is scrolled
     into view (Material's navigation tracking may rewrite the address as the page scrolls on, so
-    a second read could find another :target or none)."""
+    a second read could find another :target or none). The page is left first: a goto that only
+    changes the fragment is a same-document jump, whose popstate Material's instant navigation
+    answers by fetching the page and swapping it in, which drops :target on a slow machine."""
+    page.goto("about:blank")
     page.goto(url)
     seen = page.wait_for_function(
         f"() => {{ const l = ({LANDED})(); return l && l.top >= 0 && l.top < l.height ? l : null; }}"
