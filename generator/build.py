@@ -118,23 +118,41 @@ def _stamps(root: Path) -> tuple:
 def generate(
     content_dir: Path, docs_dir: Path = DEFAULT_DOCS, preview: Preview | None = None
 ) -> tuple[Site, list[str]]:
-    """Render every page into docs_dir; return the site and the paths rewritten.
+    """Validate content_dir and render every page into docs_dir; return the site and the paths
+    rewritten (render_docs)."""
+    site = site_model(Path(content_dir))
+    return site, render_docs(site, content_dir, docs_dir, preview)
+
+
+def render_docs(
+    site: Site, content_dir: Path, docs_dir: Path = DEFAULT_DOCS, preview: Preview | None = None
+) -> list[str]:
+    """Render every page of site (the model of content_dir) into docs_dir; return the paths
+    rewritten.
 
     With a `preview` (live preview keeps one across saves), pages that show nothing an edit
     changed keep their bytes without being rendered.
     """
     content_dir, docs_dir = Path(content_dir), Path(docs_dir)
-    site = site_model(content_dir)
     url = site_url()
-    key = (str(content_dir.resolve()), str(Path(docs_dir).resolve()), url, _stamps(TEMPLATES))
+    key = (str(content_dir.resolve()), str(docs_dir.resolve()), url, _stamps(TEMPLATES))
     previous = preview.previous(key) if preview is not None else None
     rendered = render_site(site, url, previous=previous, record=preview is not None)
     if preview is None:
-        written = write_changed(rendered.files, docs_dir)
-    else:
-        written = preview.write(rendered.files, docs_dir, previous)
-        preview.remember(key, rendered)
-    return site, written
+        return write_changed(rendered.files, docs_dir)
+    written = preview.write(rendered.files, docs_dir, previous)
+    preview.remember(key, rendered)
+    return written
+
+
+def start_index(site: Site, site_dir: Path) -> search.Beside:
+    """Start making the search index for a build into site_dir (search.Beside), after removing
+    what killed builds left beside it. It needs the model only: a build starts it before
+    rendering, so Pagefind works on the other core while the pages render and MkDocs runs."""
+    site_dir = Path(site_dir).resolve()
+    site_dir.parent.mkdir(parents=True, exist_ok=True)
+    clean_leftovers(site_dir)
+    return search.Beside(site, site_dir)
 
 
 def mkdocs_config(docs_dir: Path, site_dir: Path, *, strict: bool = True, **overrides):
@@ -208,9 +226,9 @@ def _environment(**values: str):
                 os.environ[k] = v
 
 
-def mkdocs_build(site: Site, docs_dir: Path, site_dir: Path) -> None:
-    """Build HTML with MkDocs --strict into a temporary folder, add the search index
-    (generator.search), then swap it into site_dir.
+def mkdocs_build(site: Site, docs_dir: Path, site_dir: Path, index: search.Beside | None = None) -> None:
+    """Build HTML with MkDocs --strict into a temporary folder, add the search index (`index`,
+    from start_index; started here if not given), then swap it into site_dir.
 
     A failed build (or a killed one) leaves site_dir as it was: the new site only appears
     by rename, and leftovers of an interrupted build are temporary folders beside it.
@@ -218,14 +236,15 @@ def mkdocs_build(site: Site, docs_dir: Path, site_dir: Path) -> None:
     from mkdocs.commands.build import build
     from mkdocs.exceptions import MkDocsException
 
-    site_dir = site_dir.resolve()
-    site_dir.parent.mkdir(parents=True, exist_ok=True)
-    clean_leftovers(site_dir)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{site_dir.name}.building-", dir=site_dir.parent))
+    site_dir = Path(site_dir).resolve()
+    if index is None:
+        index = start_index(site, site_dir)
     counter = _WarningCounter()
     logger = logging.getLogger("mkdocs")
     logger.addHandler(counter)
+    tmp = None
     try:
+        tmp = Path(tempfile.mkdtemp(prefix=f".{site_dir.name}.building-", dir=site_dir.parent))
         try:
             # Inside: a bad mkdocs.yml or SITE_URL raises Abort, a SystemExit that would end
             # the process silently (its messages went to our handler, not to stderr).
@@ -238,12 +257,14 @@ def mkdocs_build(site: Site, docs_dir: Path, site_dir: Path) -> None:
         if counter.messages:
             raise MkDocsFailed("\n".join(counter.messages))
         try:
-            search.write(site, tmp)
+            index.place(tmp)
         except Exception as exc:  # Pagefind could not start or write: one line, the old site kept
             raise MkDocsFailed(f"search index not written: {type(exc).__name__}: {exc}") from None
         swap(tmp, site_dir)
     except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
+        index.cancel()
+        if tmp is not None:
+            shutil.rmtree(tmp, ignore_errors=True)
         raise
     finally:
         logger.removeHandler(counter)

@@ -32,13 +32,22 @@ def build(args) -> int:
     """Validate, render Markdown, and build the HTML site with MkDocs --strict."""
     docs = args.docs or pipeline.DEFAULT_DOCS
     started = time.perf_counter()
-    site, written = pipeline.generate(args.content, docs)
-    promised = args.manifest or (manifest.DEFAULT if Path(args.content).resolve() == DEFAULT_CONTENT else None)
-    if promised is not None and manifest.guard(site, Path(promised)):
-        print(f"{promised}: new URLs recorded; commit the file", file=sys.stderr)
+    site = pipeline.site_model(args.content)
+    try:
+        index = pipeline.start_index(site, args.site)  # made while the pages render and MkDocs runs
+    except OSError as exc:
+        raise UsageError(f"{args.site}: {exc.strerror or exc}") from exc
+    try:
+        written = pipeline.render_docs(site, args.content, docs)
+        promised = args.manifest or (manifest.DEFAULT if Path(args.content).resolve() == DEFAULT_CONTENT else None)
+        if promised is not None and manifest.guard(site, Path(promised)):
+            print(f"{promised}: new URLs recorded; commit the file", file=sys.stderr)
+    except BaseException:
+        index.cancel()
+        raise
     generated = time.perf_counter()
     try:
-        pipeline.mkdocs_build(site, docs, args.site)
+        pipeline.mkdocs_build(site, docs, args.site, index)
     except pipeline.MkDocsFailed as exc:
         print(f"build failed; {args.site} left as it was:\n{exc}", file=sys.stderr)
         return 1

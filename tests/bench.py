@@ -291,6 +291,7 @@ def measure(scale: int, out: Path, timeout: float, memory_gib: float, profile: P
     if "mkdocs" in stages:
         result["mkdocs_seconds"] = stages["mkdocs"]["seconds"]
         result["search_seconds"] = stages["mkdocs"].get("search_seconds")
+        result["html_seconds"] = stages["mkdocs"].get("html_seconds")
         result["total_seconds"] = stages["mkdocs"]["monotonic"] - started
         result["maxrss_build_kib"] = stages["mkdocs"]["maxrss_kib"]
         result.update(site_stats(site))

@@ -7,6 +7,7 @@ same content gives the same bytes in every file, whatever the folder, hash seed 
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import re
 import shutil
@@ -37,6 +38,17 @@ def digest(root: Path) -> str:
 
 def leftovers(site: Path) -> list[str]:
     return sorted(p.name for p in site.parent.iterdir() if p.name.startswith(f".{site.name}."))
+
+
+def running_in(folder: Path) -> list[str]:
+    """Command lines of the processes that name folder (Pagefind names its input and output)."""
+    found = []
+    for cmdline in Path("/proc").glob("[0-9]*/cmdline"):
+        with contextlib.suppress(OSError):
+            args = cmdline.read_bytes().split(b"\0")
+            if any(str(folder).encode() in arg for arg in args):
+                found.append(b" ".join(args).decode(errors="replace"))
+    return found
 
 
 def build_cli(content: Path | None, site: Path, docs: Path, **env: str) -> subprocess.CompletedProcess:
@@ -102,7 +114,7 @@ def test_mkdocs_strict_failure_after_writing_leaves_the_site(old_site, tmp_path)
 # Killed builds
 
 HOOKED_BUILD = """
-import os, pathlib, runpy, signal, sys, tempfile
+import os, pathlib, runpy, signal, subprocess, sys, tempfile
 import mkdocs.commands.build as mkdocs_build
 from generator import build
 
@@ -149,6 +161,15 @@ elif point == "temp-folder-made":
     tempfile.mkdtemp = dies_after(tempfile.mkdtemp, when=lambda path: ".building-" in path)
 elif point == "mkdocs-writing-pages":
     mkdocs_build._build_page = dies_after(mkdocs_build._build_page, nth=5)
+elif point == "search-indexing":  # the index's child (generator.search_child) just started
+    real_init = subprocess.Popen.__init__
+    def started(self, args, *rest, **kwargs):
+        if "search_child" in " ".join(map(str, args)):  # a stand-in as slow as on a large site
+            args = [sys.executable, "-c", "import time; time.sleep(30)", *map(str, args)]
+            real_init(self, args, *rest, **kwargs)
+            die()
+        real_init(self, args, *rest, **kwargs)
+    subprocess.Popen.__init__ = started
 elif point == "swap-entered":
     build.swap = die
 elif point == "exchanged":
@@ -177,9 +198,10 @@ EXCHANGE_NOT_ATOMIC = pytest.mark.xfail(
 
 KILL_POINTS = [
     # (where the build dies, what the site folder then is, how many temporary folders it leaves)
-    pytest.param("mkdocs-build-entered", "old", 0, id="mkdocs-build-entered"),
-    pytest.param("temp-folder-made", "old", 1, id="temp-folder-made"),
-    pytest.param("mkdocs-writing-pages", "old", 1, id="mkdocs-writing-pages"),
+    pytest.param("search-indexing", "old", 1, id="search-indexing"),
+    pytest.param("mkdocs-build-entered", "old", 1, id="mkdocs-build-entered"),
+    pytest.param("temp-folder-made", "old", 2, id="temp-folder-made"),
+    pytest.param("mkdocs-writing-pages", "old", 2, id="mkdocs-writing-pages"),
     pytest.param("swap-entered", "old", 1, id="swap-entered"),
     pytest.param("exchanged", "new", 1, id="exchanged", marks=linux_only),
     pytest.param("removing-old-site", "new", 1, id="removing-old-site", marks=linux_only),
@@ -188,12 +210,13 @@ KILL_POINTS = [
     pytest.param("fallback-new-in-place", "new", 1, id="fallback-new-in-place"),
     pytest.param("fallback-removing-old-site", "new", 1, id="fallback-removing-old-site"),
 ]
-"""mkdocs-build-entered: pages generated, the site folder not yet looked at. temp-folder-made,
-mkdocs-writing-pages (after the fifth page), swap-entered: the new site half or fully built beside
-the old one. exchanged: right after the one-step exchange. removing-old-site: halfway through
-deleting the old copy. swap-returned: done, before the process exits. fallback-*: the same with
-renameat2 unavailable (the path other systems take): after each rename, and halfway through
-deleting the old copy."""
+"""search-indexing: the model built, the search index's child just started (it works in a folder
+of its own beside the site until placed; generator.search.Beside). mkdocs-build-entered: pages
+generated, the index under way. temp-folder-made, mkdocs-writing-pages (after the fifth page),
+swap-entered: the new site half or fully built beside the old one. exchanged: right after the
+one-step exchange. removing-old-site: halfway through deleting the old copy. swap-returned: done,
+before the process exits. fallback-*: the same with renameat2 unavailable (the path other systems
+take): after each rename, and halfway through deleting the old copy."""
 
 
 def killed_build(site: Path, docs: Path, point: str) -> subprocess.CompletedProcess:
@@ -222,6 +245,7 @@ def test_killed_build_leaves_the_old_site_or_the_new_one(real_old_site, fixture_
     assert site.is_dir(), "the site folder vanished"
     assert digest(site) == expected[after], f"the site folder is not the complete {after} site"
     assert len(leftovers(site)) == left, leftovers(site)
+    assert running_in(site.parent) == [], "a child of the killed build still runs"
 
     proc = build_cli(FIXTURE, site, docs)
     assert proc.returncode == 0, proc.stderr

@@ -114,14 +114,19 @@ def test_an_index_that_cannot_be_written_leaves_the_previous_site(tmp_path, monk
     before = tree(site_dir)
     model, _ = generate(FIXTURE, tmp_path / "docs")
 
-    def fails(*args):
-        raise OSError("pagefind exited")
-
-    monkeypatch.setattr(search, "write", fails)
-    with pytest.raises(MkDocsFailed, match="search index not written: OSError: pagefind exited"):
+    # The index's child process (generator.search_child, run by this Python) fails as Pagefind
+    # does when it cannot write: a message, then a non-zero exit.
+    failing = tmp_path / "bin" / "python"
+    failing.parent.mkdir()
+    failing.write_text("#!/bin/sh\necho 'Error: No space left on device' >&2\nexit 3\n")
+    failing.chmod(0o755)
+    monkeypatch.setattr(search.sys, "executable", str(failing))
+    with pytest.raises(
+        MkDocsFailed, match="search index not written: OSError: pagefind exited with 3: Error: No space"
+    ):
         mkdocs_build(model, tmp_path / "docs", site_dir)
     assert tree(site_dir) == before
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["docs", "site"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["bin", "docs", "site"]
 
 
 def test_a_dotted_tail_of_a_symbol_finds_it():
