@@ -16,6 +16,8 @@ from dataclasses import dataclass
 
 from markupsafe import Markup
 
+from . import rawhtml
+
 
 @dataclass(frozen=True)
 class Format:
@@ -113,9 +115,11 @@ def block(title: str, url: str, badge: str | None = None, preview: tuple[str, st
             f'<p class="atlas-cite-badge"><img src="{src}" alt="{alt}" height="20"> The badge follows each release.</p>'
         )
     return Markup(
-        '<details class="atlas-cite" data-pagefind-ignore>'
-        "<summary>Link or embed</summary>"
-        f'{image}<dl class="atlas-cite-list">{rows}</dl></details>'
+        rawhtml.wrap(  # finished HTML: Markdown passes it through unparsed (on every page)
+            '<details class="atlas-cite" data-pagefind-ignore>'
+            "<summary>Link or embed</summary>"
+            f'{image}<dl class="atlas-cite-list">{rows}</dl></details>'
+        )
     )
 
 
