@@ -1,6 +1,6 @@
 """The build benchmark (`make bench`): how the pipeline scales from the real corpus to 50 times it.
 
-    python -m tests.bench [--scales 1,10,50] [--out bench-out] [--timeout 600]
+    python -m tests.bench [--scales 1,10,50] [--out bench-out] [--work DIR] [--timeout 600]
 
 It first copies the project into <out>/code, so every scale builds with the same code even if
 the working tree changes meanwhile. For each scale it writes a content folder (1× is the real
@@ -25,6 +25,7 @@ import resource
 import shutil
 import subprocess
 import sys
+import tempfile
 import textwrap
 import time
 from importlib import metadata
@@ -340,8 +341,13 @@ def profile_scale(scale: int, out: Path, timeout: float, memory_gib: float) -> l
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m tests.bench", description=__doc__.split("\n\n")[0])
     p.add_argument("--scales", default="1,10,50", help="comma-separated multiples of the real corpus (default 1,10,50)")
+    p.add_argument("--out", type=Path, default=ROOT / "bench-out", help="results (default bench-out/)")
     p.add_argument(
-        "--out", type=Path, default=ROOT / "bench-out", help="working folder and results (default bench-out/)"
+        "--work",
+        type=Path,
+        default=Path(tempfile.gettempdir()) / "atlas-bench",
+        help="working folder: the code's copy, the corpora, their docs and sites, profiles (default: "
+        "atlas-bench in the system's temporary folder; a project folder may be slower to create files in)",
     )
     p.add_argument("--timeout", type=float, default=600, help="seconds allowed per build (default 600)")
     p.add_argument("--memory-gib", type=float, default=16, help="address-space limit of a build process (default 16)")
@@ -355,22 +361,24 @@ def main(argv: list[str] | None = None) -> int:
     scales = sorted({int(s) for s in args.scales.split(",") if s.strip()})
     if not scales or scales[0] < 1:
         p.error("--scales: positive integers, e.g. 1,10,50")
-    out = args.out.resolve()
-    out.mkdir(parents=True, exist_ok=True)
-    snapshot_code(out)
+    out, work = args.out.resolve(), args.work.resolve()
+    for folder in (out, work):
+        folder.mkdir(parents=True, exist_ok=True)
+    snapshot_code(work)
     info = machine()
     info["revision"] = revision()
+    info["work"] = str(work)
 
     runs = []
     for scale in scales:
-        runs.append(measure(scale, out, args.timeout, args.memory_gib))
+        runs.append(measure(scale, work, args.timeout, args.memory_gib))
         if scale in SEARCH_SCALES and runs[-1]["status"] == "ok":
             log(f"{scale}×: searching in Chromium")
-            site = out / f"{scale}x" / "site"
+            site = work / f"{scale}x" / "site"
             runs[-1]["search"] = bench_search.measure(site, largest_release(site), quality=scale == 1)
         if not args.keep:
             for folder in ("docs", "site"):
-                shutil.rmtree(out / f"{scale}x" / folder, ignore_errors=True)
+                shutil.rmtree(work / f"{scale}x" / folder, ignore_errors=True)
     verdicts = report.targets(runs, args.timeout)
     print(report.table(runs))
     print()
@@ -387,13 +395,13 @@ def main(argv: list[str] | None = None) -> int:
         if args.profile != "auto" or missed:
             for scale in (s for s in wanted if s in scales):
                 log(f"{scale}×: profiling")
-                profiles += profile_scale(scale, out, args.timeout, args.memory_gib)
+                profiles += profile_scale(scale, work, args.timeout, args.memory_gib)
                 if not args.keep:
                     for folder in ("docs", "site"):
-                        shutil.rmtree(out / f"{scale}x" / folder, ignore_errors=True)
+                        shutil.rmtree(work / f"{scale}x" / folder, ignore_errors=True)
     if profiles:
         print()
-        print(f"Profiles (cProfile; full dumps in {out / 'profiles'}):")
+        print(f"Profiles (cProfile; full dumps in {work / 'profiles'}):")
         print("\n\n".join(profiles))
 
     targets = [{"verdict": v, "target": name, "measured": measured} for v, name, measured in verdicts]
