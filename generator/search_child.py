@@ -45,10 +45,10 @@ def dies_with_parent() -> Callable[[], None] | None:
     except (AttributeError, OSError):
         return None
     prctl.argtypes = [ctypes.c_int, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong]
-    pr_set_pdeathsig = 1
+    args = (1, int(signal.SIGKILL), 0, 0, 0)  # PR_SET_PDEATHSIG, SIGKILL: plain ints, ready
 
     def set_death_signal() -> None:
-        prctl(pr_set_pdeathsig, signal.SIGKILL, 0, 0, 0)
+        prctl(*args)
 
     return set_death_signal
 
