@@ -327,10 +327,11 @@ def write(site: Site, site_dir: Path) -> None:
 
 
 class Beside:
-    """The search index made while another stage works: the build starts it before MkDocs
-    renders the HTML and places it once MkDocs is done. The index comes from the model alone,
-    and its slow part, Pagefind's binary, is a child process that runs on the other core, so the
-    build waits for whichever ends last instead of their sum. (Not a thread: a thread writing
+    """The search index made while the rest of the build works: the build starts it once the
+    model is valid (build.start_index) and places it once MkDocs is done. The index comes from
+    the model alone, and its slow parts (writing Pagefind's input, Pagefind itself) run in a
+    child process on the other core, so the build waits for whichever ends last instead of
+    their sum. (Not a thread: a thread writing
     thousands of small files waits for MkDocs' hold on the GIL at every one, measured 8 s instead
     of 2.7 s.)
 
@@ -347,7 +348,7 @@ class Beside:
             raise
 
     def place(self, site_dir: Path) -> None:
-        """Wait for Pagefind, then move the index into site_dir; raise what stopped it."""
+        """Wait for the child, then move the index into site_dir; raise what stopped it."""
         try:
             self.indexing.finish()
             _place(self.staging, Path(site_dir))
@@ -355,7 +356,7 @@ class Beside:
             shutil.rmtree(self.staging, ignore_errors=True)
 
     def cancel(self) -> None:
-        """The build failed: stop Pagefind and remove what it wrote."""
+        """The build failed: stop the child (Pagefind dies with it) and remove what it wrote."""
         self.indexing.stop()
         shutil.rmtree(self.staging, ignore_errors=True)
 
@@ -404,7 +405,7 @@ class _Indexing:
             raise
         if code != 0 or not (self.out / "pagefind-entry.json").exists():
             said = self.log.read_text(encoding="utf-8", errors="replace").strip().splitlines()
-            raise OSError(f"pagefind exited with {code}: {said[-1] if said else 'no output'}")
+            raise OSError(f"indexing exited with {code}: {said[-1] if said else 'no output'}")
         for unused in UNUSED:  # Pagefind's own interfaces: atlas-search.js draws the results
             (self.out / unused).unlink(missing_ok=True)
         _canonical_filters(self.out)

@@ -122,7 +122,7 @@ def test_an_index_that_cannot_be_written_leaves_the_previous_site(tmp_path, monk
     failing.chmod(0o755)
     monkeypatch.setattr(search.sys, "executable", str(failing))
     with pytest.raises(
-        MkDocsFailed, match="search index not written: OSError: pagefind exited with 3: Error: No space"
+        MkDocsFailed, match="search index not written: OSError: indexing exited with 3: Error: No space"
     ):
         mkdocs_build(model, tmp_path / "docs", site_dir)
     assert tree(site_dir) == before
