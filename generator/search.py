@@ -20,8 +20,6 @@ in hash order) are re-encoded canonically, so the same content gives the same by
 from __future__ import annotations
 
 import contextlib
-import gzip
-import hashlib
 import html
 import json
 import os
@@ -41,15 +39,7 @@ from .model import SECTION_TITLES, SECTIONS, Site
 from .pages import ROOT, pages
 
 NAMES, BUNDLE = search_child.NAMES, search_child.BUNDLE
-UNUSED = (
-    "pagefind-ui.js",
-    "pagefind-ui.css",
-    "pagefind-modular-ui.js",
-    "pagefind-modular-ui.css",
-    "pagefind-component-ui.js",
-    "pagefind-component-ui.css",
-    "pagefind-highlight.js",
-)
+UNUSED = search_child.UNUSED
 MAX_HITS = 6  # names a key may point to; more would push the full-text results off screen
 
 # The site's sections, by their tab's title in mkdocs.yml's nav and the other words a reader
@@ -364,8 +354,8 @@ class Beside:
 class _Indexing:
     """The index under way in a staging folder: the names table and the full-text records
     computed here, handed to a child process (generator.search_child) that writes them and runs
-    Pagefind; what the child prints goes to `index.log`. `finish` waits for it and makes
-    Pagefind's output canonical."""
+    Pagefind, then makes Pagefind's output canonical; what the child prints goes to `index.log`.
+    `finish` waits for it."""
 
     def __init__(self, site: Site, staging: Path) -> None:
         pages = page_meta(site)
@@ -406,9 +396,6 @@ class _Indexing:
         if code != 0 or not (self.out / "pagefind-entry.json").exists():
             said = self.log.read_text(encoding="utf-8", errors="replace").strip().splitlines()
             raise OSError(f"indexing exited with {code}: {said[-1] if said else 'no output'}")
-        for unused in UNUSED:  # Pagefind's own interfaces: atlas-search.js draws the results
-            (self.out / unused).unlink(missing_ok=True)
-        _canonical_filters(self.out)
 
     def stop(self) -> None:
         self.proc.kill()
@@ -420,41 +407,6 @@ def _place(staging: Path, site_dir: Path) -> None:
     for name in (NAMES, BUNDLE):
         shutil.rmtree(site_dir / name, ignore_errors=True)
         (staging / name).rename(site_dir / name)
-
-
-def _canonical_filters(bundle: Path) -> None:
-    """Make Pagefind's output the same for the same records. Its filter files list each filter's
-    values in hash order, which differs from run to run, and are named after those bytes: sort
-    each, name it after its new bytes, and rewrite the index's metadata file (and the entry
-    file naming that) to match."""
-    import cbor2
-
-    def read(path: Path):
-        raw = gzip.decompress(path.read_bytes())
-        return raw[:12], cbor2.loads(raw[12:])  # a "pagefind_dcd" signature, then CBOR
-
-    def write(pattern: str, language: str, signature: bytes, data, digits: int) -> str:
-        body = gzip.compress(signature + cbor2.dumps(data, canonical=True), mtime=0)
-        name = f"{language}_{hashlib.sha256(body).hexdigest()[:digits]}"
-        (bundle / pattern.format(name)).write_bytes(body)
-        return name
-
-    entry_file = bundle / "pagefind-entry.json"
-    entry = json.loads(entry_file.read_text(encoding="utf-8"))
-    for language, about in entry["languages"].items():
-        meta_file = bundle / f"pagefind.{about['hash']}.pf_meta"
-        signature, meta = read(meta_file)
-        filters = []
-        for name, old in meta[3]:
-            old_file = bundle / "filter" / f"{old}.pf_filter"
-            sig, (filter_name, values) = read(old_file)
-            old_file.unlink()
-            data = [filter_name, sorted([value, sorted(pages)] for value, pages in values)]
-            filters.append([name, write("filter/{}.pf_filter", language, sig, data, 7)])
-        meta[3] = sorted(filters)
-        meta_file.unlink()
-        about["hash"] = write("pagefind.{}.pf_meta", language, signature, meta, 10)
-    entry_file.write_text(json.dumps(entry, ensure_ascii=False, separators=(",", ":")), encoding="utf-8")
 
 
 class Indexer:

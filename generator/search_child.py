@@ -4,9 +4,10 @@
 
 The payload is `{"names": {file name: JSON text}, "records": [HTML text, …]}`: the names table's
 shards go to STAGING/search-names/, each record to a file of a folder in the system's temporary
-folder, which Pagefind indexes into STAGING/pagefind/. Creating these ~7,000 small files is most
-of the index's own time, and the build's process has MkDocs to run meanwhile: here it happens on
-the other core. Imports nothing from the package but this module, so it starts in milliseconds.
+folder, which Pagefind indexes into STAGING/pagefind/; its output is then made canonical
+(`canonical_filters`), so the same records give the same bytes. Creating these ~7,000 small
+files and Pagefind's run are most of the index's time, and the build's process has pages to
+render and MkDocs to run meanwhile: here they happen on the other core. Imports nothing from the package but this module, so it starts in milliseconds.
 
 It runs at a lower priority (nice 10), Pagefind with it: the build's own work (rendering, MkDocs)
 or live preview's rebuilds keep their core, the index takes what is left (measured: 6.1 s for
@@ -17,6 +18,8 @@ process that started them (`dies_with_parent`).
 from __future__ import annotations
 
 import ctypes
+import gzip
+import hashlib
 import json
 import os
 import signal
@@ -28,6 +31,15 @@ from pathlib import Path
 
 NAMES = "search-names"
 BUNDLE = "pagefind"
+UNUSED = (
+    "pagefind-ui.js",
+    "pagefind-ui.css",
+    "pagefind-modular-ui.js",
+    "pagefind-modular-ui.css",
+    "pagefind-component-ui.js",
+    "pagefind-component-ui.css",
+    "pagefind-highlight.js",
+)
 
 
 def dies_with_parent() -> Callable[[], None] | None:
@@ -53,6 +65,41 @@ def dies_with_parent() -> Callable[[], None] | None:
     return set_death_signal
 
 
+def canonical_filters(bundle: Path) -> None:
+    """Make Pagefind's output the same for the same records. Its filter files list each filter's
+    values in hash order, which differs from run to run, and are named after those bytes: sort
+    each, name it after its new bytes, and rewrite the index's metadata file (and the entry
+    file naming that) to match."""
+    import cbor2
+
+    def read(path: Path):
+        raw = gzip.decompress(path.read_bytes())
+        return raw[:12], cbor2.loads(raw[12:])  # a "pagefind_dcd" signature, then CBOR
+
+    def write(pattern: str, language: str, signature: bytes, data, digits: int) -> str:
+        body = gzip.compress(signature + cbor2.dumps(data, canonical=True), mtime=0)
+        name = f"{language}_{hashlib.sha256(body).hexdigest()[:digits]}"
+        (bundle / pattern.format(name)).write_bytes(body)
+        return name
+
+    entry_file = bundle / "pagefind-entry.json"
+    entry = json.loads(entry_file.read_text(encoding="utf-8"))
+    for language, about in entry["languages"].items():
+        meta_file = bundle / f"pagefind.{about['hash']}.pf_meta"
+        signature, meta = read(meta_file)
+        filters = []
+        for name, old in meta[3]:
+            old_file = bundle / "filter" / f"{old}.pf_filter"
+            sig, (filter_name, values) = read(old_file)
+            old_file.unlink()
+            data = [filter_name, sorted([value, sorted(pages)] for value, pages in values)]
+            filters.append([name, write("filter/{}.pf_filter", language, sig, data, 7)])
+        meta[3] = sorted(filters)
+        meta_file.unlink()
+        about["hash"] = write("pagefind.{}.pf_meta", language, signature, meta, 10)
+    entry_file.write_text(json.dumps(entry, ensure_ascii=False, separators=(",", ":")), encoding="utf-8")
+
+
 def main(argv: list[str]) -> int:
     staging = Path(argv[0])
     if hasattr(os, "nice"):
@@ -69,7 +116,13 @@ def main(argv: list[str]) -> int:
             Path(tmp, f"{n:0{width}}.html").write_text(page, encoding="utf-8")
         command = [str(get_executable()), "--site", tmp, "--output-path", str(staging / BUNDLE)]
         command += ["--force-language", "en"]
-        return subprocess.run(command, preexec_fn=dies_with_parent()).returncode
+        code = subprocess.run(command, preexec_fn=dies_with_parent()).returncode
+    if code != 0 or not (staging / BUNDLE / "pagefind-entry.json").exists():
+        return code or 1
+    for unused in UNUSED:  # Pagefind's own interfaces: atlas-search.js draws the results
+        (staging / BUNDLE / unused).unlink(missing_ok=True)
+    canonical_filters(staging / BUNDLE)
+    return 0
 
 
 if __name__ == "__main__":

@@ -25,10 +25,16 @@ def write_atomic(path: Path, data: bytes, *, sync: bool = True) -> bool:
             return False
     except (FileNotFoundError, NotADirectoryError):
         pass
-    path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
     # os.open rather than tempfile.mkstemp, whose 0600 mode would stick to the file it replaces.
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL
+    try:
+        fd = os.open(tmp, flags, 0o666)
+    except FileNotFoundError:
+        # Its folder is missing: made only then. One mkdir per file took 2.8 s of a 10× build's
+        # profiled generate stage (8,895 calls), on a disk where metadata calls are slow.
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(tmp, flags, 0o666)
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data)
