@@ -346,3 +346,76 @@ def test_a_change_that_asks_nothing_may_not_sit_in_the_breaking_section(content_
         "bc-breaking section: use one of api-removed, behaviour-change, default-change, build-packaging, numerics "
         "(did you mean 'behaviour-change'?)"
     ]
+
+
+# A build reads about half the files in a forked child (load._parse_all). Checked in a fresh
+# interpreter: the test session may run threads (the served site), and a process with threads
+# never forks.
+_BOTH_WAYS = r"""
+import os, sys
+from pathlib import Path
+from generator import load as L
+from generator.errors import ContentError
+
+content = Path(sys.argv[1])
+made, parse_file = [], L._parse_file
+parent = os.getpid()
+
+
+class Spy(L._Child):
+    def __init__(self, files):
+        made.append(len(files))
+        super().__init__(files)
+
+
+def dying(path, kind):  # the child dies before it hands anything back
+    if os.getpid() != parent:
+        os._exit(3)
+    return parse_file(path, kind)
+
+
+def run(parallel_from, child=L._Child, parse=parse_file):
+    L._PARSED.clear()
+    L.PARALLEL_FROM, L._Child, L._parse_file = parallel_from, child, parse
+    try:
+        return repr(L.load(content))
+    except ContentError as exc:
+        return [str(p) for p in exc.problems]
+
+
+serial = run(10**9)
+assert not made
+together = run(1, Spy)
+assert made and made[0] >= 1, made
+dead = run(1, Spy, dying)
+assert len(made) == 2, made
+print("same" if serial == together == dead else f"differ:\n{serial}\n{together}\n{dead}")
+"""
+
+
+def _read_both_ways(content: Path) -> str:
+    import subprocess
+    import sys
+
+    out = subprocess.run(
+        [sys.executable, "-c", _BOTH_WAYS, str(content)],
+        capture_output=True,
+        text=True,
+        cwd=Path(__file__).resolve().parent.parent,
+        check=False,
+    )
+    assert out.returncode == 0, out.stderr
+    return out.stdout.strip()
+
+
+def test_files_read_in_a_forked_child_give_the_model_read_here():
+    """The real content: the same model whether half its files are read in a child or all here,
+    and when the child dies before handing them back."""
+    assert _read_both_ways(Path(__file__).resolve().parent.parent / "content") == "same"
+
+
+def test_files_read_in_a_forked_child_give_the_same_problems_in_the_same_order(content_copy):
+    edit(content_copy, 'version: "2.8"', "version: 2.10")  # a problem in a release file
+    edit(content_copy, "id: widget-compiler", "id: Widget Compiler", CATALOGUE)  # and in the catalogue
+    (content_copy / "tiers.yaml").write_text("tiers: [\n", encoding="utf-8")  # a file that does not parse
+    assert _read_both_ways(content_copy) == "same"
