@@ -13,13 +13,10 @@ Layout of a content folder:
 from __future__ import annotations
 
 import datetime as dt
-import os
-import pickle
-import threading
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import schema, upgrade_rules, urls
+from . import forked, schema, upgrade_rules, urls
 from .errors import ContentError, Problem, UsageError, did_you_mean
 from .model import (
     ENDING_TIERS,
@@ -138,21 +135,24 @@ def _parse_all(files: list[tuple[Path, str]], problems: list[Problem]) -> list[D
     stamps = [_stamp(path, kind) for path, kind in files]
     todo = [i for i, (key, stamp) in enumerate(stamps) if not (key in _PARSED and _PARSED[key][0] == stamp)]
     away: list[int] = []
-    if len(todo) >= PARALLEL_FROM and hasattr(os, "fork") and threading.active_count() == 1:
+    if len(todo) >= PARALLEL_FROM and forked.available():
         loads = [0, 0]  # bytes each side reads: the biggest files first, each to the lighter side
         for i in sorted(todo, key=lambda i: -_size(files[i][0])):
             side = 0 if loads[0] <= loads[1] else 1
             loads[side] += _size(files[i][0])
             if side:
                 away.append(i)
-    child = _Child([files[i] for i in sorted(away)]) if away else None
+    theirs = [files[i] for i in sorted(away)]
+    child = forked.Forked(lambda: [_parse_file(path, kind) for path, kind in theirs]) if away else None
     results: dict[int, tuple[Document | None, list[Problem]]] = {}
     for i in todo:
         if i not in away:
             results[i] = _parse_file(*files[i])
     if child is not None:
-        done = child.results()
-        for i, result in zip(sorted(away), done or [_parse_file(*files[i]) for i in sorted(away)], strict=True):
+        done = child.result()
+        if done is None:  # the child failed: read its files here
+            done = [_parse_file(*files[i]) for i in sorted(away)]
+        for i, result in zip(sorted(away), done, strict=True):
             results[i] = result
     out: list[Document | None] = []
     for i, (key, stamp) in enumerate(stamps):
@@ -165,45 +165,6 @@ def _parse_all(files: list[tuple[Path, str]], problems: list[Problem]) -> list[D
             _PARSED[key] = (stamp, doc)  # one document per file: a long preview does not accumulate
         out.append(doc)
     return out
-
-
-class _Child:
-    """A forked process reading some files (`_parse_file` each) and writing the results,
-    pickled, to a pipe; it dies with this process (search_child.dies_with_parent)."""
-
-    def __init__(self, files: list[tuple[Path, str]]) -> None:
-        from .search_child import dies_with_parent
-
-        set_death_signal = dies_with_parent()
-        self.reader, writer = os.pipe()
-        self.pid = os.fork()
-        if self.pid == 0:  # the child: never returns
-            code = 1
-            try:
-                os.close(self.reader)
-                if set_death_signal:
-                    set_death_signal()
-                data = pickle.dumps([_parse_file(path, kind) for path, kind in files], pickle.HIGHEST_PROTOCOL)
-                with os.fdopen(writer, "wb") as pipe:
-                    pipe.write(data)
-                code = 0
-            finally:
-                os._exit(code)
-        os.close(writer)
-
-    def results(self) -> list | None:
-        """What the child read, or None if it failed."""
-        try:
-            with os.fdopen(self.reader, "rb") as pipe:
-                data = pipe.read()
-        finally:
-            _, status = os.waitpid(self.pid, 0)
-        if status != 0:
-            return None
-        try:
-            return pickle.loads(data)
-        except Exception:  # cut short: read them here
-            return None
 
 
 def _size(path: Path) -> int:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from generator import pages, render, urls
@@ -133,3 +135,57 @@ def test_no_import_cycle_in_the_package_and_urls_imports_nothing_of_it():
     upstream = {"enrich", "load", "home"}
     allowed = {"build", "enrich", "load", "import_notes", "new_release"}
     assert {m: sorted(graph[m] & upstream) for m in graph if m not in allowed and graph[m] & upstream} == {}
+
+
+# A build renders every other page in a forked child (render.render_site). Checked in a fresh
+# interpreter: the test session may run threads (the served site), and a process with threads
+# never forks.
+_BOTH_WAYS = r"""
+import os, sys
+from pathlib import Path
+from generator import forked, render as R
+from generator.build import site_model
+
+site = site_model(Path(sys.argv[1]))
+made, page_file, parent = [], R._page_file, os.getpid()
+
+
+class Spy(forked.Forked):
+    def __init__(self, work):
+        made.append(1)
+        super().__init__(work)
+
+
+def dying(*args):  # the child dies before it hands anything back
+    if os.getpid() != parent:
+        os._exit(3)
+    return page_file(*args)
+
+
+def run(parallel_from, parse=page_file):
+    R.PARALLEL_FROM, forked.Forked, R._page_file = parallel_from, Spy, parse
+    files = R.render_site(site).files
+    return list(files.items())
+
+
+here = run(10**9)
+assert not made
+together = run(1)
+dead = run(1, dying)
+assert made == [1, 1], made
+print("same" if here == together == dead else "differ")
+"""
+
+
+def test_pages_rendered_in_a_forked_child_are_the_bytes_rendered_here():
+    """The real site: the same files in the same order whether every other page is rendered in a
+    child or all here, and when the child dies before handing them back."""
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parent.parent
+    out = subprocess.run(
+        [sys.executable, "-c", _BOTH_WAYS, str(root / "content")], capture_output=True, text=True, cwd=root, check=False
+    )
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "same"
