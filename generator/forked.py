@@ -9,8 +9,10 @@ where `available()`: a process running other threads (live preview's server) nev
 
 from __future__ import annotations
 
+import contextlib
 import os
 import pickle
+import signal
 import threading
 from collections.abc import Callable
 
@@ -58,3 +60,12 @@ class Forked:
             return pickle.loads(data)[0]
         except Exception:  # cut short
             return None
+
+    def kill(self) -> None:
+        """Stop the child (if still running) and reap it."""
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(self.pid, signal.SIGKILL)
+        with contextlib.suppress(ChildProcessError):
+            os.waitpid(self.pid, 0)
+        with contextlib.suppress(OSError):
+            os.close(self.reader)

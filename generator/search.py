@@ -34,7 +34,7 @@ import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-from . import search_child, urls
+from . import forked, search_child, urls
 from .model import SECTION_TITLES, SECTIONS, Site
 from .pages import ROOT, pages
 
@@ -352,24 +352,12 @@ class Beside:
 
 
 class _Indexing:
-    """The index under way in a staging folder: the names table and the full-text records
-    computed here, handed to a child process (generator.search_child) that writes them and runs
-    Pagefind, then makes Pagefind's output canonical; what the child prints goes to `index.log`.
-    `finish` waits for it."""
+    """The index under way in a staging folder: the names table and the full-text records,
+    computed from the model (`_send`) and handed to a child process (generator.search_child)
+    that writes them and runs Pagefind, then makes Pagefind's output canonical; what the child
+    prints goes to `index.log`. `finish` waits for it."""
 
     def __init__(self, site: Site, staging: Path) -> None:
-        pages = page_meta(site)
-        table = names(site, pages)
-        shards: dict[str, dict] = {f"{n:03x}": {} for n in range(SHARDS)}
-        for key in sorted(table):
-            shards[shard(key)][key] = table[key]
-        payload = {
-            "names": {
-                f"{name}.json": json.dumps(part, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
-                for name, part in shards.items()
-            },
-            "records": [page for _, page in records(site, pages)],
-        }
         self.out, self.log = staging / BUNDLE, staging / "index.log"
         command = [sys.executable, "-m", "generator.search_child", str(staging)]
         with self.log.open("wb") as log:  # a file, not a pipe: nobody reads while MkDocs works
@@ -381,14 +369,18 @@ class _Indexing:
                 cwd=ROOT,
                 preexec_fn=search_child.dies_with_parent(),
             )
-        try:
-            with self.proc.stdin:
-                self.proc.stdin.write(json.dumps(payload, ensure_ascii=False).encode("utf-8"))
-        except BrokenPipeError:  # the child died at once: finish() says why
-            pass
+        # What the child writes is computed from the model: in a forked process when this one
+        # may fork (a build), so the build goes on rendering at once; else here.
+        self.sender = forked.Forked(lambda: _send(site, self.proc.stdin)) if forked.available() else None
+        if self.sender is None:
+            _send(site, self.proc.stdin)
+        with contextlib.suppress(BrokenPipeError):
+            self.proc.stdin.close()
 
     def finish(self) -> None:
         try:
+            if self.sender is not None:
+                self.sender.result()  # a sender that died cut the payload short: the child says so
             code = self.proc.wait(timeout=600)
         except BaseException:
             self.stop()
@@ -400,6 +392,29 @@ class _Indexing:
     def stop(self) -> None:
         self.proc.kill()
         self.proc.wait()
+        if self.sender is not None:
+            self.sender.kill()
+
+
+def _send(site: Site, stdin) -> bool:
+    """The names table's shards and the full-text records of `site`, as JSON to the index's
+    child (generator.search_child)."""
+    pages = page_meta(site)
+    table = names(site, pages)
+    shards: dict[str, dict] = {f"{n:03x}": {} for n in range(SHARDS)}
+    for key in sorted(table):
+        shards[shard(key)][key] = table[key]
+    payload = {
+        "names": {
+            f"{name}.json": json.dumps(part, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+            for name, part in shards.items()
+        },
+        "records": [page for _, page in records(site, pages)],
+    }
+    with contextlib.suppress(BrokenPipeError):  # the child died at once: finish() says why
+        stdin.write(json.dumps(payload, ensure_ascii=False).encode("utf-8"))
+        stdin.flush()
+    return True
 
 
 def _place(staging: Path, site_dir: Path) -> None:
