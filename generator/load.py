@@ -453,10 +453,26 @@ def change_list(
     """The changes of a schema-valid content/changes/X.Y.yaml, with what can be checked in the
     file alone: its name (when `named`: it sits in a changes folder), backend ids (unless None:
     no registry to check against), restore and kind rules. The importer refuses what this refuses."""
+    key = (frozenset(backend_ids) if backend_ids is not None else None, named)
+    kept = _CHANGE_LISTS.get(doc.path)
+    if kept is not None and kept[0] is doc and kept[1] == key:
+        return kept[2]
+    found: list[Problem] = []
     if named:
-        _check_file_name(doc, doc.data["release"], problems)
+        _check_file_name(doc, doc.data["release"], found)
     ids = {"backend": backend_ids}
-    return tuple(_change(doc, i, c, ids, problems) for i, c in enumerate(doc.data["changes"]))
+    changes = tuple(_change(doc, i, c, ids, found) for i, c in enumerate(doc.data["changes"]))
+    problems.extend(found)
+    if not found:
+        _CHANGE_LISTS[doc.path] = (doc, key, changes)  # one list per file, as `_PARSED` keeps one document
+    return changes
+
+
+_CHANGE_LISTS: dict[str, tuple] = {}
+"""File -> (its document, the checks' inputs, its changes): while `_PARSED` hands out the same
+document for an unchanged file, its change list is the same objects too, so live preview does
+not rebuild 5,000 changes for an edit elsewhere, and comparing the old model with the new one
+(generator.reads) finds them identical at once."""
 
 
 def _change(doc: Document, i: int, raw: dict, ids: dict, problems: list[Problem]) -> Change:
