@@ -22,6 +22,7 @@ import gzip
 import hashlib
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -100,6 +101,25 @@ def canonical_filters(bundle: Path) -> None:
     entry_file.write_text(json.dumps(entry, ensure_ascii=False, separators=(",", ":")), encoding="utf-8")
 
 
+RECORDS = "atlas-records-"
+"""Prefix of the records' folder in the system's temporary folder, followed by the child's pid."""
+
+
+def _remove_orphans() -> None:
+    """Remove the records' folders that children killed with their build left behind (a killed
+    process cleans nothing up): those whose pid no longer runs."""
+    for folder in Path(tempfile.gettempdir()).glob(f"{RECORDS}*-*"):
+        pid = folder.name[len(RECORDS) :].split("-", 1)[0]
+        if not pid.isdigit() or int(pid) == os.getpid():
+            continue
+        try:
+            os.kill(int(pid), 0)
+        except ProcessLookupError:
+            shutil.rmtree(folder, ignore_errors=True)
+        except OSError:  # running, as another user
+            pass
+
+
 def main(argv: list[str]) -> int:
     staging = Path(argv[0])
     if hasattr(os, "nice"):
@@ -110,7 +130,8 @@ def main(argv: list[str]) -> int:
         (staging / NAMES / name).write_text(text, encoding="utf-8")
     from pagefind_bin import get_executable
 
-    with tempfile.TemporaryDirectory(prefix="atlas-records-") as tmp:
+    _remove_orphans()
+    with tempfile.TemporaryDirectory(prefix=f"{RECORDS}{os.getpid()}-") as tmp:
         width = len(str(len(payload["records"])))
         for n, page in enumerate(payload["records"]):
             Path(tmp, f"{n:0{width}}.html").write_text(page, encoding="utf-8")

@@ -4,6 +4,7 @@ records, escaped. The browser side (assets/atlas-search.js) is typed into in tes
 from __future__ import annotations
 
 import json
+import os
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -147,3 +148,24 @@ def test_a_dotted_tail_of_a_symbol_finds_it():
     assert {torch_sdpa, functional_sdpa} <= set(found("scaled_dot_product_attention"))
     assert found("functional.scaled_dot_product_attention") == [functional_sdpa]
     assert "symbols/torch.nn.attention/#torch.nn.attention.varlen_attn" in found("attention.varlen_attn")
+
+
+def test_records_left_by_a_killed_index_child_are_removed_by_the_next(tmp_path, monkeypatch):
+    """The index child writes its records to `atlas-records-<pid>-…` in the system's temporary
+    folder; killed with its build it cleans nothing up, so the next child removes the folders of
+    children no longer running, and leaves those of running ones."""
+    import subprocess
+    import sys
+
+    from generator import search_child
+
+    monkeypatch.setattr(search_child.tempfile, "tempdir", str(tmp_path))
+    gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    dead = tmp_path / f"{search_child.RECORDS}{gone.stdout.strip()}-abc"
+    alive = tmp_path / f"{search_child.RECORDS}{os.getppid()}-def"
+    for folder in (dead, alive):
+        folder.mkdir()
+        (folder / "0001.html").write_text("<p>record</p>")
+    search_child._remove_orphans()
+    assert not dead.exists()
+    assert (alive / "0001.html").exists()
