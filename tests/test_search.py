@@ -159,13 +159,12 @@ def test_records_left_by_a_killed_index_child_are_removed_by_the_next(tmp_path, 
 
     from generator import search_child
 
-    monkeypatch.setattr(search_child.tempfile, "tempdir", str(tmp_path))
     gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
     dead = tmp_path / f"{search_child.RECORDS}{gone.stdout.strip()}-abc"
     alive = tmp_path / f"{search_child.RECORDS}{os.getppid()}-def"
     for folder in (dead, alive):
         folder.mkdir()
         (folder / "0001.html").write_text("<p>record</p>")
-    search_child._remove_orphans()
+    search_child._remove_orphans(tmp_path)
     assert not dead.exists()
     assert (alive / "0001.html").exists()
