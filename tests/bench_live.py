@@ -1,9 +1,9 @@
 """Live-preview latency: the time from saving a YAML file to the browser showing the change.
 
-Runs `python -m generator serve` on a copy of the content, opens a release page in headless
-Chromium, appends a unique word to that release's summary, and times until the reloaded page
-shows it (poll for changes, regenerate, MkDocs rebuild, live reload). Prints one line per try
-and the median. Run: python -m tests.bench_live [--tries 3]
+Runs `python -m generator serve` on a copy of the content, opens a page in headless Chromium,
+adds a unique word to the YAML it shows, and times until the reloaded page shows it (poll for
+changes, regenerate, MkDocs rebuild, live reload): the largest release page, then a feature
+page. Prints one line per try and the medians. Run: python -m tests.bench_live [--tries 3]
 """
 
 from __future__ import annotations
@@ -43,9 +43,23 @@ def main(argv: list[str] | None = None) -> int:
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
-    url = f"http://127.0.0.1:{port}/releases/2.12/"
-    release = content / "releases" / "2.12.yaml"
-    times = []
+    base = f"http://127.0.0.1:{port}/"
+    # (what is edited, the page open in the browser, the file saved, the text the word goes before)
+    cases = [
+        (
+            "the 2.12 summary, on the largest page of the site",
+            "releases/2.12/",
+            "releases/2.12.yaml",
+            "summary: >-\n  ",
+        ),
+        (
+            "TorchScript's description, on its feature page",
+            "features/torchscript/",
+            "features/other.yaml",
+            "TorchScript is PyTorch's older route",
+        ),
+    ]
+    times: dict[str, list[float]] = {label: [] for label, *_ in cases}
     try:
         with sync_playwright() as p:
             browser = p.chromium.launch(
@@ -53,44 +67,58 @@ def main(argv: list[str] | None = None) -> int:
                 args=["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"],
             )
             page = browser.new_page()
-            deadline = time.monotonic() + 120
-            while True:
-                try:
-                    page.goto(url, timeout=5000)
-                    break
-                except Exception:
-                    if time.monotonic() > deadline:
-                        raise
-                    time.sleep(0.5)
-            for i in range(args.tries):
-                word = f"zebraword{i}x{int(time.time())}"
-                text = release.read_text(encoding="utf-8")
-                started = time.monotonic()
-                release.write_text(text.replace("summary: >-\n  ", f"summary: >-\n  {word} ", 1), encoding="utf-8")
-                page.wait_for_function(
-                    f"document.body && document.body.innerText.includes('{word}')", timeout=120_000, polling=50
-                )
-                times.append(time.monotonic() - started)
-                print(f"try {i + 1}: saved → reloaded page shows the edit in {times[-1]:.2f} s", flush=True)
-                time.sleep(1.5)
+            for label, url, rel, before in cases:
+                deadline = time.monotonic() + 120
+                while True:
+                    try:
+                        page.goto(base + url, timeout=5000)
+                        break
+                    except Exception:
+                        if time.monotonic() > deadline:
+                            raise
+                        time.sleep(0.5)
+                source = content / rel
+                for i in range(args.tries):
+                    word = f"zebraword{i}x{int(time.time())}"
+                    text = source.read_text(encoding="utf-8")
+                    assert before in text, (rel, before)
+                    started = time.monotonic()
+                    source.write_text(
+                        text.replace(before, f"{before}{word} " if before.endswith(" ") else f"{word} {before}", 1),
+                        encoding="utf-8",
+                    )
+                    page.wait_for_function(
+                        f"document.body && document.body.innerText.includes('{word}')", timeout=120_000, polling=50
+                    )
+                    times[label].append(time.monotonic() - started)
+                    print(
+                        f"{label}, try {i + 1}: saved → reloaded page shows the edit in {times[label][-1]:.2f} s",
+                        flush=True,
+                    )
+                    time.sleep(1.5)
             browser.close()
     finally:
         server.terminate()
         server.wait(timeout=30)
         shutil.rmtree(work, ignore_errors=True)
-    summary = f"live preview, edit to reload: median {statistics.median(times):.2f} s over {len(times)} tries"
-    print(summary)
+    first = times[cases[0][0]]
+    for label, taken in times.items():
+        print(f"live preview, {label}: median {statistics.median(taken):.2f} s over {len(taken)} tries")
     if args.append:
         with open(args.append, "a", encoding="utf-8") as out:
             out.write(
                 "\n## Live preview\n\n"
                 f"`make serve` polls `content/` and `templates/` every {commands.POLL} s, re-renders only the pages that show what changed,\n"
-                "and MkDocs rebuilds just those pages (a 'dirty' build) and reloads the browser. Measured with `python -m tests.bench_live`: append a word\n"
-                "to the 2.12 summary and time until the open 2.12 page in headless Chromium shows it.\n\n"
-                + "".join(f"- try {i + 1}: {t:.2f} s\n" for i, t in enumerate(times))
-                + f"- **median {statistics.median(times):.2f} s** — target ≤ 0.5 s: "
-                + ("PASS" if statistics.median(times) <= 0.5 else "MISS")
-                + "\n"
+                "and MkDocs rebuilds just those pages (a 'dirty' build) and reloads the browser. Measured with `python -m tests.bench_live`: add a word\n"
+                "to a YAML file and time until the page open in headless Chromium shows it. The browser's reload is part of it: about\n"
+                "0.5 s for the 2.12 page (416 kB of HTML that Material's scripts walk), about 0.1 s for a feature page.\n\n"
+                + "".join(
+                    f"- {label}: "
+                    + ", ".join(f"{t:.2f}" for t in taken)
+                    + f" s; **median {statistics.median(taken):.2f} s**\n"
+                    for label, taken in times.items()
+                )
+                + f"- target ≤ 0.5 s (the largest page): {'PASS' if statistics.median(first) <= 0.5 else 'MISS'}\n"
             )
     return 0
 
