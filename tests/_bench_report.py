@@ -45,6 +45,12 @@ def table(runs: list[dict]) -> str:
             f"| {secs(r.get('generate_seconds'))} | {mkdocs} | {total} | {r.get('pages', '—')} | {size(r.get('site_bytes'))} "
             f"| {size(r.get('bytes_per_page'))} | {largest} | {size(r.get('search_index_bytes'))} | {rss} | {edit} |"
         )
+    tried = [r for r in runs if r.get("tries")]
+    for r in tried:
+        totals = ", ".join(secs(t) if t is not None else "failed" for t in r["tries"])
+        rows.append(
+            f"\n{r['scale']}×: built {len(r['tries'])} times, totals {totals} s; the row shows the median build."
+        )
     return "\n".join(rows)
 
 

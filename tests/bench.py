@@ -356,6 +356,12 @@ def main(argv: list[str] | None = None) -> int:
         default="auto",
         help="'auto' (profile 1× and 10× when a target is missed), 'none', or scales to profile",
     )
+    p.add_argument(
+        "--tries",
+        type=int,
+        default=3,
+        help="builds of the real corpus (1×); the table shows the one of median time (default 3: this machine's disk is noisy)",
+    )
     p.add_argument("--keep", action="store_true", help="keep each scale's docs/ and site/ (they can take gigabytes)")
     args = p.parse_args(argv)
     scales = sorted({int(s) for s in args.scales.split(",") if s.strip()})
@@ -371,7 +377,11 @@ def main(argv: list[str] | None = None) -> int:
 
     runs = []
     for scale in scales:
-        runs.append(measure(scale, work, args.timeout, args.memory_gib))
+        tries = [measure(scale, work, args.timeout, args.memory_gib) for _ in range(args.tries if scale == 1 else 1)]
+        done = sorted((t for t in tries if t["status"] == "ok"), key=lambda t: t["total_seconds"])
+        runs.append(done[(len(done) - 1) // 2] if done else tries[-1])  # the median try (the lower of two)
+        if len(tries) > 1:
+            runs[-1]["tries"] = [t.get("total_seconds") for t in tries]
         if scale in SEARCH_SCALES and runs[-1]["status"] == "ok":
             log(f"{scale}×: searching in Chromium")
             site = work / f"{scale}x" / "site"
