@@ -18,7 +18,7 @@ from .errors import ContentError
 from .load import load
 from .model import Site
 from .pages import ROOT
-from .render import TEMPLATES, Rendered, render_site, write_changed
+from .render import TEMPLATES, Rendered, render_site, template_cache, write_changed
 
 CONFIG = ROOT / "mkdocs.yml"
 DEFAULT_DOCS = ROOT / "build" / "docs"
@@ -169,7 +169,9 @@ class ThemeCache:
     environment for every build and would otherwise compile Material's templates and walk its
     folders on every save: about half of a one-page dirty build."""
 
-    def __init__(self) -> None:
+    def __init__(self, bytecode=None) -> None:
+        """`bytecode`: where compiled templates are kept (a jinja2.BytecodeCache); in memory by
+        default."""
         import jinja2
 
         class _Memory(jinja2.BytecodeCache):
@@ -183,7 +185,7 @@ class ThemeCache:
             def dump_bytecode(self, bucket) -> None:
                 self.code[bucket.key] = bucket.bytecode_to_string()
 
-        self.bytecode = _Memory()
+        self.bytecode = bytecode or _Memory()
         self.listed: dict[tuple, list[str]] = {}
 
     def attach(self, config) -> None:
@@ -250,6 +252,8 @@ def mkdocs_build(site: Site, docs_dir: Path, site_dir: Path, index: search.Besid
             # the process silently (its messages went to our handler, not to stderr).
             config = mkdocs_config(docs_dir, tmp)
             config["plugins"]["redirects"].config["redirect_maps"] = manifest.redirects(site)
+            if (compiled := template_cache("material")) is not None:
+                ThemeCache(compiled).attach(config)  # the theme's templates compiled by an earlier build
             with _environment(SOURCE_DATE_EPOCH=str(site.source_date_epoch)):  # the sitemap's dates
                 build(config)
         except MkDocsException as exc:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import json
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -35,6 +36,26 @@ TEMPLATES = ROOT / "templates"
 ASSETS = TEMPLATES / "assets"
 
 
+TEMPLATE_CACHE = ROOT / "build" / "templates"
+
+
+def template_cache(name: str):
+    """Where builds keep Jinja templates compiled, as Python keeps modules in __pycache__:
+    build/templates/<name>/ (git-ignored), a jinja2.FileSystemBytecodeCache. A template whose
+    source changed is compiled again (the cache is keyed by its checksum); files are replaced
+    atomically, so builds running at once share it. None where the folder cannot be made."""
+    import jinja2
+
+    folder = TEMPLATE_CACHE / name
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return None
+    if not os.access(folder, os.W_OK):  # a read-only checkout: compile every time
+        return None
+    return jinja2.FileSystemBytecodeCache(str(folder))
+
+
 @functools.cache
 def environment() -> jinja2.Environment:
     """The one Jinja environment: strict, escaping every data value by default.
@@ -43,6 +64,7 @@ def environment() -> jinja2.Environment:
     template whose file changed (live preview)."""
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(TEMPLATES)),
+        bytecode_cache=template_cache("atlas"),
         undefined=jinja2.StrictUndefined,
         finalize=textfilters.finalize,
         autoescape=False,  # Markdown output: finalize escapes for HTML *and* Markdown
