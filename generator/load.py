@@ -453,26 +453,36 @@ def change_list(
     """The changes of a schema-valid content/changes/X.Y.yaml, with what can be checked in the
     file alone: its name (when `named`: it sits in a changes folder), backend ids (unless None:
     no registry to check against), restore and kind rules. The importer refuses what this refuses."""
+
+    def build() -> tuple[tuple[Change, ...], list[Problem]]:
+        found: list[Problem] = []
+        if named:
+            _check_file_name(doc, doc.data["release"], found)
+        ids = {"backend": backend_ids}
+        return tuple(_change(doc, i, c, ids, found) for i, c in enumerate(doc.data["changes"])), found
+
     key = (frozenset(backend_ids) if backend_ids is not None else None, named)
-    kept = _CHANGE_LISTS.get(doc.path)
-    if kept is not None and kept[0] is doc and kept[1] == key:
-        return kept[2]
-    found: list[Problem] = []
-    if named:
-        _check_file_name(doc, doc.data["release"], found)
-    ids = {"backend": backend_ids}
-    changes = tuple(_change(doc, i, c, ids, found) for i, c in enumerate(doc.data["changes"]))
+    changes, found = _of_document(doc, "changes", key, build)
     problems.extend(found)
-    if not found:
-        _CHANGE_LISTS[doc.path] = (doc, key, changes)  # one list per file, as `_PARSED` keeps one document
     return changes
 
 
-_CHANGE_LISTS: dict[str, tuple] = {}
-"""File -> (its document, the checks' inputs, its changes): while `_PARSED` hands out the same
-document for an unchanged file, its change list is the same objects too, so live preview does
-not rebuild 5,000 changes for an edit elsewhere, and comparing the old model with the new one
-(generator.reads) finds them identical at once."""
+_OF_DOCUMENT: dict[tuple[str, str], tuple] = {}
+
+
+def _of_document(doc: Document, what: str, key, make):
+    """`make()`, a (value, problems) pair computed from `doc` (and `key`) alone, kept while
+    `_PARSED` hands out the same document for its file, if it found no problem: live preview
+    then does not rebuild 5,000 changes or their anchors for an edit elsewhere, and comparing
+    the old model with the new one (generator.reads) finds those changes identical at once.
+    One value of each kind per file, as `_PARSED` keeps one document."""
+    kept = _OF_DOCUMENT.get((doc.path, what))
+    if kept is not None and kept[0] is doc and kept[1] == key:
+        return kept[2]
+    value = make()
+    if not value[1]:
+        _OF_DOCUMENT[(doc.path, what)] = (doc, key, value)
+    return value
 
 
 def _change(doc: Document, i: int, raw: dict, ids: dict, problems: list[Problem]) -> Change:
@@ -507,10 +517,10 @@ def check_change_anchors(doc: Document, entries: tuple[Entry, ...], problems: li
     claimed once, and never be an anchor the page gives to a change or entry now (a link to it
     would land on two elements, or on the wrong one)."""
     changes = doc.data["changes"]
-    live = {
-        anchor: f"the change at line {doc.at(('changes', i))[0]}"
-        for i, anchor in enumerate(urls.change_anchors(c["text"] for c in changes))
-    }
+    anchors, _ = _of_document(
+        doc, "anchors", None, lambda: (tuple(urls.change_anchors(c["text"] for c in changes)), [])
+    )
+    live = {anchor: f"the change at line {doc.at(('changes', i))[0]}" for i, anchor in enumerate(anchors)}
     for entry in entries:
         for anchor in (entry.id, *entry.aliases):
             live.setdefault(urls.entry_anchor(anchor), f"the feature entry '{entry.id}'")
