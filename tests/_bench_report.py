@@ -229,11 +229,25 @@ def markdown(runs: list[dict], verdicts: list[tuple[str, str, str]], machine: di
         f"code at {machine['revision']}."
         + (
             f" Corpora, docs and sites were written under `{Path(machine['work']).name}/` in the system's"
-            " temporary folder: on this machine, creating small files in the project's own folder took"
-            " about 15 times as long (3,000 files: 1.9 s against 0.12 s)."
+            " temporary folder."
             if machine.get("work")
             else ""
+        )
+        + (
+            " A build writes about 10,000 small files at 1×, and this machine's disk takes them at a speed"
+            " that swings: creating 3,000 files there took"
+            f" {machine['files_before']:.2f} s before the runs and {machine['files_after']:.2f} s after"
+            " (the same disk has taken 0.12 s and 2.5 s within an hour). So the real corpus is built three"
+            " times and the table shows the median build."
+            if machine.get("files_before") is not None and machine.get("files_after") is not None
+            else ""
         ),
+        "",
+        "A build uses both cores (`generator/forked.py`): a forked child reads half the content files"
+        " while the build reads the rest, another renders every other page; the search index is made"
+        " by a third process at low priority from the model, while the pages render and MkDocs runs."
+        " Jinja templates, ours and Material's, are compiled once and kept in `build/templates/`, as"
+        " Python keeps modules in `__pycache__`: the first of the three 1× builds compiles them.",
         "",
         table(runs),
         "",
@@ -253,8 +267,8 @@ def markdown(runs: list[dict], verdicts: list[tuple[str, str, str]], machine: di
         + (f" {zensical_version(runs)}" if zensical_version(runs) else "")
         + " (`zensical build --strict` on our mkdocs.yml, as",
         "tests/test_zensical.py runs it), once from scratch and once more with nothing changed (Zensical",
-        "keeps a cache beside its config), beside MkDocs' share of the build above: the MkDocs column",
-        "less the search index (Pagefind, written from the model after MkDocs), which Zensical does not make.",
+        "keeps a cache beside its config), beside MkDocs' share of the build above: its HTML alone, then",
+        "the wait for the search index (made beside it by another process; Zensical does not make it).",
         "Wall-clock seconds of the whole `zensical` process, its CPU seconds in brackets.",
         "",
         zensical_table(runs),

@@ -66,6 +66,19 @@ def machine() -> dict:
     }
 
 
+def small_files_seconds(folder: Path, count: int = 3000) -> float:
+    """Seconds to create `count` files of 500 bytes in a new folder inside `folder` (removed
+    after): how fast the disk takes the small files a build writes (~10,000 at 1×)."""
+    probe = Path(tempfile.mkdtemp(prefix="files-probe-", dir=folder))
+    try:
+        started = time.perf_counter()
+        for n in range(count):
+            (probe / f"{n:05}.html").write_bytes(b"x" * 500)
+        return time.perf_counter() - started
+    finally:
+        shutil.rmtree(probe, ignore_errors=True)
+
+
 SNAPSHOT_SKIP = {
     ".git",
     ".venv",
@@ -375,6 +388,7 @@ def main(argv: list[str] | None = None) -> int:
     info["revision"] = revision()
     info["work"] = str(work)
 
+    info["files_before"] = small_files_seconds(work)
     runs = []
     for scale in scales:
         tries = [measure(scale, work, args.timeout, args.memory_gib) for _ in range(args.tries if scale == 1 else 1)]
@@ -389,6 +403,7 @@ def main(argv: list[str] | None = None) -> int:
         if not args.keep:
             for folder in ("docs", "site"):
                 shutil.rmtree(work / f"{scale}x" / folder, ignore_errors=True)
+    info["files_after"] = small_files_seconds(work)
     verdicts = report.targets(runs, args.timeout)
     print(report.table(runs))
     print()
