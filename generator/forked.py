@@ -32,7 +32,12 @@ class Forked:
     def __init__(self, work: Callable[[], object]) -> None:
         set_death_signal = dies_with_parent()
         self.reader, writer = os.pipe()
-        self.pid = os.fork()
+        try:
+            self.pid = os.fork()
+        except OSError:  # no memory or process left for a child: the caller does the work
+            os.close(writer)
+            self.pid = None
+            return
         if self.pid == 0:  # the child: never returns
             code = 1
             try:
@@ -48,7 +53,11 @@ class Forked:
         os.close(writer)
 
     def result(self) -> object | None:
-        """What `work()` returned, once the child is done; None if it failed or was killed."""
+        """What `work()` returned, once the child is done; None if it failed, was killed or
+        could not be started."""
+        if self.pid is None:
+            os.close(self.reader)
+            return None
         try:
             with os.fdopen(self.reader, "rb") as pipe:
                 data = pipe.read()
@@ -63,6 +72,10 @@ class Forked:
 
     def kill(self) -> None:
         """Stop the child (if still running) and reap it."""
+        if self.pid is None:
+            with contextlib.suppress(OSError):
+                os.close(self.reader)
+            return
         with contextlib.suppress(ProcessLookupError):
             os.kill(self.pid, signal.SIGKILL)
         with contextlib.suppress(ChildProcessError):

@@ -372,7 +372,7 @@ class _Indexing:
         # What the child writes is computed from the model: in a forked process when this one
         # may fork (a build), so the build goes on rendering at once; else here.
         self.sender = forked.Forked(lambda: _send(site, self.proc.stdin)) if forked.available() else None
-        if self.sender is None:
+        if self.sender is None or self.sender.pid is None:  # no fork here, or none could start
             _send(site, self.proc.stdin)
         with contextlib.suppress(BrokenPipeError):
             self.proc.stdin.close()

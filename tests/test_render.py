@@ -173,13 +173,17 @@ assert not made
 together = run(1)
 dead = run(1, dying)
 assert made == [1, 1], made
-print("same" if here == together == dead else "differ")
+real_fork = os.fork
+os.fork = lambda: (_ for _ in ()).throw(OSError(12, "Cannot allocate memory"))  # no child can start
+unforked = run(1)
+os.fork = real_fork
+print("same" if here == together == dead == unforked else "differ")
 """
 
 
 def test_pages_rendered_in_a_forked_child_are_the_bytes_rendered_here():
     """The real site: the same files in the same order whether every other page is rendered in a
-    child or all here, and when the child dies before handing them back."""
+    child or all here, when the child dies before handing them back, and when none can start."""
     import subprocess
     import sys
 
