@@ -44,8 +44,6 @@ def template_cache(name: str):
     build/templates/<name>/ (git-ignored), a jinja2.FileSystemBytecodeCache. A template whose
     source changed is compiled again (the cache is keyed by its checksum); files are replaced
     atomically, so builds running at once share it. None where the folder cannot be made."""
-    import jinja2
-
     folder = TEMPLATE_CACHE / name
     try:
         folder.mkdir(parents=True, exist_ok=True)
@@ -193,13 +191,14 @@ def render_site(
             reads.fields.setdefault(type(site), set()).add("versions")  # the `versions` helper
             frozen = reads.frozen()
             out.built_from[path] = (head, inputs, records.setdefault(frozen, frozen))
+    api: dict[str, bytes] = {}
     for path, (inputs, make) in render_api(site, base).items():
         if previous is not None and (kept := previous.kept(compare, path, (), inputs)) is not None:
-            out.files[path] = previous.files[path]
+            api[path] = previous.files[path]
             out.built_from[path] = ((), inputs, kept)
             continue
         reads = Reads() if record or previous is not None else None
-        out.files[path] = make(*(reads.wrap(v) for v in inputs)) if reads else make(*inputs)
+        api[path] = make(*(reads.wrap(v) for v in inputs)) if reads else make(*inputs)
         out.fresh.append(path)
         if reads:
             frozen = reads.frozen()
@@ -210,8 +209,8 @@ def render_site(
             done = [_page_file(env, site, page, base, versions) for page in theirs]
         bodies.update(zip((urls.source(page.url) for page in theirs), done, strict=True))
         out.fresh.extend(urls.source(page.url) for page in theirs)
-    api, out.files = out.files, {urls.source(page.url): bodies[urls.source(page.url)] for page in every}
-    out.files.update(api)  # pages first, in the pages' order, whichever process rendered them
+    out.files = {urls.source(page.url): bodies[urls.source(page.url)] for page in every}  # in the pages' order
+    out.files.update(api)
     out.files.update(render_feeds(site, base))
     out.files.update(render_badges(site))
     out.files.update(browser.files())  # what the scripts read from Python (search paths, shards)

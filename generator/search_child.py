@@ -4,10 +4,11 @@
 
 The payload is `{"names": {file name: JSON text}, "records": [HTML text, …]}`: the names table's
 shards go to STAGING/search-names/, each record to a file of a folder in shared memory or the
-system's temporary folder (`_records_base`), which Pagefind indexes into STAGING/pagefind/; its output is then made canonical
-(`canonical_filters`), so the same records give the same bytes. Creating these ~7,000 small
-files and Pagefind's run are most of the index's time, and the build's process has pages to
-render and MkDocs to run meanwhile: here they happen on the other core. Imports nothing from the package but this module, so it starts in milliseconds.
+system's temporary folder (`_records_base`), which Pagefind indexes into STAGING/pagefind/; its
+output is then made canonical (`canonical_filters`), so the same records give the same bytes.
+Creating these ~7,000 small files and Pagefind's run are most of the index's time, and the
+build's process has pages to render and MkDocs to run meanwhile: here they happen on the other
+core. Imports nothing from the package but this module, so it starts in milliseconds.
 
 It runs at a lower priority (nice 10), Pagefind with it: the build's own work (rendering, MkDocs)
 or live preview's rebuilds keep their core, the index takes what is left (measured: 6.1 s for
@@ -102,7 +103,7 @@ def canonical_filters(bundle: Path) -> None:
 
 
 RECORDS = "atlas-records-"
-"""Prefix of the records' folder in the system's temporary folder, followed by the child's pid."""
+"""Prefix of the records' folder (in `_records_base`), followed by the child's pid."""
 
 
 SHARED_MEMORY = Path("/dev/shm")
