@@ -15,6 +15,7 @@ from __future__ import annotations
 import calendar
 import functools
 import hashlib
+import operator
 import re
 import unicodedata
 from collections import defaultdict
@@ -72,7 +73,51 @@ def slugify(text: str) -> str:
     return slug or "x" + hashlib.sha1(text.encode()).hexdigest()[:8]
 
 
-def enrich(content: Content) -> Site:
+class Parts:
+    """What the last enrich computed, part by part, with what each part was computed from.
+
+    Live preview owns one (build.Preview) and hands it to every enrich: a part whose inputs are
+    equal to last time's is last time's object, and a part computed again is, item by item,
+    last time's where equal (`_kept`). An edit then recomputes what it touched, and comparing
+    the old model with the new (generator.reads) finds everything else identical at once.
+    Inputs are compared with ==, which stops at identical objects: load hands out the same
+    Release, Entry and Change objects for every file an edit did not touch."""
+
+    def __init__(self) -> None:
+        self._last: dict = {}
+        self._now: dict = {}
+
+    def __call__(self, key, inputs: tuple, make):
+        """make(), a pure function of `inputs`, or the value it gave last time for equal inputs."""
+        last = self._last.get(key)
+        if last is not None and last[0] == inputs:
+            value = last[1]
+        else:
+            value = make() if last is None else _kept(make(), last[1])
+        self._now[key] = (inputs, value)
+        return value
+
+    def done(self) -> None:
+        """The parts computed since the last `done` are the ones the next enrich reuses."""
+        self._last, self._now = self._now, {}
+
+
+def _kept(new, old):
+    """new, with old's object wherever old is equal: the whole, or each item of a tuple (by
+    position) or of a dict (by key), in new's order."""
+    if type(new) is not type(old):
+        return new
+    if type(new) is tuple and len(new) == len(old):
+        items = tuple(o if o == n else n for n, o in zip(new, old, strict=True))
+        return old if all(map(operator.is_, items, old)) else items
+    if type(new) is dict:
+        items = {k: old[k] if k in old and old[k] == v else v for k, v in new.items()}
+        same = list(items) == list(old) and all(items[k] is old[k] for k in items)
+        return old if same else items
+    return old if new == old else new
+
+
+def enrich(content: Content, parts: Parts | None = None) -> Site:
     """Build the complete Site from validated content, in one pass.
 
     Computed here, never in templates: lifecycles and their cells (`Feature`), the timeline and
@@ -80,59 +125,125 @@ def enrich(content: Content) -> Site:
     tags, entries citing its PRs, and its area's default from the catalogue's `change_areas`), release-page
     groupings (`ReleaseView`), backend change counts, the ledger, tier levels, contributors,
     and the API symbol pages (`SymbolModule`).
+
+    With `parts` (live preview's), each part is computed again only when what it is computed
+    from changed since the last enrich given the same `parts`.
     """
+    part = parts if parts is not None else Parts()
     releases = content.releases
-    tier_by_id = {t.id: t for t in content.tiers}
+    tiers, backends, catalogue = content.tiers, content.backends, content.catalogue
+    tier_by_id = {t.id: t for t in tiers}
     eras = tuple((r.version, r.tier_vocabulary) for r in releases)
-    catalogue_by_id = {f.id: f for f in content.catalogue}
-    features = _features(eras, content.tiers, releases, catalogue_by_id)
-    feature_by_id = {f.id: f for f in features}
     versions = tuple(r.version for r in releases)
-    by_pr = _features_by_pr(releases)
-    rules = area_rules(content.catalogue)
-    change_views = {r.version: _change_views(r, content.backends, by_pr, rules) for r in releases}
-    ledger = _ledger(features, releases, change_views)
-    feature_changes = _feature_changes(releases, change_views)
-    families = _families(content, catalogue_by_id, feature_by_id, eras, feature_changes)
+    entries = tuple(r.entries for r in releases)
+    catalogue_by_id = {f.id: f for f in catalogue}
+    features = part(
+        "features",
+        (eras, tiers, entries, tuple(r.compatibility for r in releases), catalogue),
+        lambda: _features(eras, tiers, releases, catalogue_by_id),
+    )
+    feature_by_id = {f.id: f for f in features}
+    by_pr = part("by_pr", (entries,), lambda: _features_by_pr(releases))
+    rules = part("rules", (catalogue,), lambda: area_rules(catalogue))
+    change_views = {}
+    for r in releases:
+        cited = tuple(sorted((pr, by_pr[pr]) for c in r.changes for pr in c.prs if pr in by_pr))
+        change_views[r.version] = part(
+            ("views", r.version),
+            (r.changes, backends, cited, rules),
+            functools.partial(_views_of, r.changes, backends, cited, rules),
+        )
+    views = tuple(change_views.values())
+    ledger = part("ledger", (features, versions, views), lambda: _ledger(features, releases, change_views))
+    feature_changes = part("feature_changes", (releases, views), lambda: _feature_changes(releases, change_views))
+    families = _families(content, catalogue_by_id, feature_by_id, eras, feature_changes, part)
+    story = part(
+        "story",
+        (tuple((f.node, f.ids, f.ancestors) for f in families), eras, tiers, entries, features),
+        lambda: home.story_rows(families, releases, tier_by_id, feature_by_id),
+    )
     all_entries = [e for r in reversed(releases) for e in r.entries]
-    return Site(
+    site = Site(
         content=content,
         releases=releases,
         versions=versions,
         latest=releases[-1],
         features=features,
-        features_by_area=tuple(
-            (a, tuple(sorted(g, key=lambda f: f.title.casefold())))
-            for a in content.areas
-            if (g := [f for f in features if f.area == a.id])
+        features_by_area=part(
+            "features_by_area",
+            (content.areas, features),
+            lambda: tuple(
+                (a, tuple(sorted(g, key=lambda f: f.title.casefold())))
+                for a in content.areas
+                if (g := [f for f in features if f.area == a.id])
+            ),
         ),
         feature_by_id=feature_by_id,
         families=families,
         family_by_id={f.node.id: f for f in families},
         catalogue_by_id=catalogue_by_id,
         tier_by_id=tier_by_id,
-        backend_by_id={b.id: b for b in content.backends},
+        backend_by_id={b.id: b for b in backends},
         area_by_id={a.id: a for a in content.areas},
-        tier_levels=_tier_levels(content.tiers, content.vocabularies),
-        backend_views=tuple(
-            _backend_view(b, releases, features, eras, content.tiers, change_views) for b in content.backends
+        tier_levels=part(
+            "tier_levels", (tiers, content.vocabularies), lambda: _tier_levels(tiers, content.vocabularies)
         ),
-        contributors=_contributors(releases),
-        timeline=Matrix(
-            versions, tuple(_row(f, _strip(f.entries, eras, content.tiers, True, gone_after(f))) for f in features)
+        backend_views=tuple(
+            part(
+                ("backend", b.id),
+                (b, releases, matrix, views),
+                lambda b=b, matrix=matrix: _backend_view(b, releases, matrix, change_views),
+            )
+            for b in backends
+            for matrix in [
+                part(
+                    ("backend-matrix", b.id),
+                    (b.id, features, eras, tiers),
+                    lambda b=b: _backend_matrix(b.id, features, eras, tiers),
+                )
+            ]
+        ),
+        contributors=part("contributors", (versions, entries), lambda: _contributors(releases)),
+        timeline=part(
+            "timeline",
+            (eras, tiers, features),
+            lambda: Matrix(
+                versions, tuple(_row(f, _strip(f.entries, eras, tiers, True, gone_after(f))) for f in features)
+            ),
         ),
         ledger=ledger,
         ledger_overdue=sum(1 for row in ledger if row.overdue),
-        earlier_removals=_earlier_removals(releases, change_views),
+        earlier_removals=part("earlier_removals", (releases, views), lambda: _earlier_removals(releases, change_views)),
         feature_changes=feature_changes,
-        defaults=tuple((r, v) for r in reversed(releases) for v in change_views[r.version] if v.group == "defaults"),
-        release_views={r.version: _release_view(r, content, change_views[r.version]) for r in releases},
-        entries_by_tier={t.id: tuple(e for e in all_entries if e.tier == t.id) for t in content.tiers},
-        symbol_pages=_symbol_pages(releases, change_views, content.retired),
+        defaults=part(
+            "defaults",
+            (releases, views),
+            lambda: tuple((r, v) for r in reversed(releases) for v in change_views[r.version] if v.group == "defaults"),
+        ),
+        release_views={
+            r.version: part(
+                ("release", r.version),
+                (r, content.vocabularies, tiers, backends, change_views[r.version]),
+                lambda r=r: _release_view(r, content, change_views[r.version]),
+            )
+            for r in releases
+        },
+        entries_by_tier=part(
+            "entries_by_tier",
+            (tiers, entries),
+            lambda: {t.id: tuple(e for e in all_entries if e.tier == t.id) for t in tiers},
+        ),
+        symbol_pages=part(
+            "symbol_pages",
+            (versions, entries, views, content.retired),
+            lambda: _symbol_pages(releases, change_views, content.retired),
+        ),
         source_date_epoch=calendar.timegm(max(r.date for r in releases).timetuple()),
         change_lists=tuple(r.version for r in releases if r.changes),
-        home=home.home(families, releases, content.tiers, feature_by_id, ledger),
+        home=part("home", (story, tiers, ledger, versions), lambda: home.home(story, tiers, ledger, versions)),
     )
+    part.done()
+    return site
 
 
 def _tier_levels(tiers: tuple[Tier, ...], vocabularies: tuple[Vocabulary, ...]) -> tuple[TierLevel, ...]:
@@ -404,22 +515,37 @@ def _ancestors(node: CatalogueFeature, catalogue_by_id: dict) -> tuple[Catalogue
 
 
 def _families(
-    content: Content, catalogue_by_id: dict, feature_by_id: dict, eras: Eras, feature_changes: dict
+    content: Content, catalogue_by_id: dict, feature_by_id: dict, eras: Eras, feature_changes: dict, part: Parts
 ) -> tuple[Family, ...]:
     """Every catalogue feature with members (`_family`), in reading order: the most-released
-    top-level families first, each followed by its sub-families, depth first."""
+    top-level families first, each followed by its sub-families, depth first. Each family is a
+    part of its own: an edit makes again the families whose members or releases it changed."""
     children: dict[str, list[CatalogueFeature]] = defaultdict(list)
     for f in content.catalogue:
         if f.parent is not None:
             children[f.parent].append(f)
     release_by_version = {r.version: r for r in content.releases}
-    by_id = {
-        node.id: _family(
-            node, children, content, catalogue_by_id, feature_by_id, eras, feature_changes, release_by_version
+    by_id = {}
+    for node in content.catalogue:
+        if node.id not in children:
+            continue
+        ids = tuple(fid for _, fid in _subtree(node.id, children))
+        members = tuple(feature_by_id.get(fid) for fid in ids)
+        shown = {e.release for f in members if f for e in f.entries}
+        by_id[node.id] = part(
+            ("family", node.id),
+            (
+                content.catalogue,
+                eras,
+                content.tiers,
+                members,
+                tuple(feature_changes.get(fid) for fid in ids),
+                tuple(r for v, r in release_by_version.items() if v in shown),
+            ),
+            lambda node=node: _family(
+                node, children, content, catalogue_by_id, feature_by_id, eras, feature_changes, release_by_version
+            ),
         )
-        for node in content.catalogue
-        if node.id in children
-    }
     ordered: list[Family] = []
 
     def visit(family: Family) -> None:
@@ -552,13 +678,18 @@ def change_backends(change: Change, backends: tuple[Backend, ...]) -> tuple[str,
     return tuple(b.id for b in backends if any(a.casefold() in parts for a in b.change_areas))
 
 
-def _backend_view(backend: Backend, releases, features, eras: Eras, tiers, change_views) -> BackendView:
+def _backend_matrix(backend: str, features: tuple[Feature, ...], eras: Eras, tiers: tuple[Tier, ...]) -> Matrix:
+    """A backend's timeline: a row per feature with an entry naming the backend."""
     rows = []
     for feature in features:
-        mine = tuple(e for e in feature.entries if backend.id in e.backends)
+        mine = tuple(e for e in feature.entries if backend in e.backends)
         if mine:
             rows.append(_row(feature, _strip(mine, eras, tiers, True, gone_after(feature))))
     rows.sort(key=lambda r: (_first_index(r), r.feature.title.casefold()))
+    return Matrix(tuple(v for v, _ in eras), tuple(rows))
+
+
+def _backend_view(backend: Backend, releases: tuple[Release, ...], matrix: Matrix, change_views: dict) -> BackendView:
     entries = tuple((r, tuple(e for e in r.entries if backend.id in e.backends)) for r in reversed(releases))
     changes = tuple(
         (r, mine)
@@ -576,7 +707,7 @@ def _backend_view(backend: Backend, releases, features, eras: Eras, tiers, chang
     )
     return BackendView(
         backend=backend,
-        matrix=Matrix(tuple(r.version for r in releases), tuple(rows)),
+        matrix=matrix,
         entries_by_release=tuple((r, es) for r, es in entries if es),
         changes_by_release=changes,
         change_counts=counts,

@@ -16,7 +16,6 @@ from .model import (
     DueItem,
     Entry,
     Family,
-    Feature,
     Home,
     LedgerRow,
     Release,
@@ -28,16 +27,9 @@ from .model import (
 )
 
 
-def home(
-    families: tuple[Family, ...],
-    releases: tuple[Release, ...],
-    tiers: tuple[Tier, ...],
-    feature_by_id: dict[str, Feature],
-    ledger: tuple[LedgerRow, ...],
-) -> Home:
-    """The home page: the glance table and its legend, what is on its way out, the picker's defaults."""
-    tier_by_id = {t.id: t for t in tiers}
-    story = story_rows(families, releases, tier_by_id, feature_by_id)
+def home(story: tuple[StoryRow, ...], tiers: tuple[Tier, ...], ledger: tuple[LedgerRow, ...], versions) -> Home:
+    """The home page: the glance table (`story_rows`) and its legend, what is on its way out, the
+    picker's defaults."""
     shown = {c.abbr for row in story for c in row.cells if c.label}
     legend = []
     for abbr in dict.fromkeys([t.abbr for t in tiers] + [NO_TIER_ABBR]):
@@ -45,7 +37,6 @@ def home(
             named = [t for t in tiers if t.abbr == abbr]
             names = " / ".join(t.name for t in named) or "No tier stated"
             legend.append((abbr, names, f"tier-{named[0].id}" if named else "untiered"))
-    versions = tuple(r.version for r in releases)
     return Home(
         story, tuple(legend), due(ledger, versions), versions[-2] if len(versions) > 1 else versions[-1], versions[-1]
     )

@@ -161,12 +161,14 @@ def support_follows_compatibility(site: Site, where: _Where) -> list[Problem]:
             continue
         field, value, _ = node.support
         gone = None
+        first = version_key(feature.first)
+        entry_in = {e.release: e for e in feature.entries}  # a release has one entry per feature (load)
         for release in site.releases:
             c = release.compatibility
-            if c is None or release.key < version_key(feature.first):
+            if c is None or release.key < first:
                 continue
             listed = c.lists(field, value)
-            entry = next((e for e in release.entries if e.id == feature.id), None)
+            entry = entry_in.get(release.version)
             if gone is None and not listed:
                 gone = release.version
             if entry is not None and not listed and entry.change != "removed" and entry.tier != "removed":
@@ -264,6 +266,7 @@ def tiers_agree(site: Site, where: _Where) -> list[Problem]:
     """A feature's header tier is the tier its lifecycle shows in the latest release, and its
     per-backend rows never say "No tier" where the feature's own row has a tier."""
     out = []
+    position = {v: i for i, v in enumerate(site.versions)}
     for feature in site.features:
         last = feature.cells[-1] if feature.cells else None
         shown = last.tier if last is not None and not last.css.startswith("gone") else None
@@ -291,7 +294,7 @@ def tiers_agree(site: Site, where: _Where) -> list[Problem]:
         own = {}
         for cell in feature.cells:
             for k in range(cell.span):
-                own[_nth(site, cell.release, k)] = cell
+                own[_nth(site.versions, position, cell.release, k)] = cell
         for backend, cells in feature.backend_cells:
             for cell in cells:
                 mine = own.get(cell.release)
@@ -325,7 +328,7 @@ def _views(site: Site, release: Release):
     return (v for s in site.release_views[release.version].sections for a in s.areas for v in a.changes)
 
 
-def _nth(site: Site, version: str, k: int) -> str:
-    """The release k places after `version` (a cell spanning several releases covers them)."""
-    i = site.versions.index(version)
-    return site.versions[min(i + k, len(site.versions) - 1)]
+def _nth(versions: tuple[str, ...], position: dict[str, int], version: str, k: int) -> str:
+    """The release k places after `version` (a cell spanning several releases covers them);
+    `position` is each version's index in `versions`."""
+    return versions[min(position[version] + k, len(versions) - 1)]

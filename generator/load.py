@@ -13,7 +13,9 @@ Layout of a content folder:
 from __future__ import annotations
 
 import datetime as dt
+import operator
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 from . import forked, schema, upgrade_rules, urls
@@ -61,18 +63,32 @@ def load(content_dir: Path) -> Content:
     if None in docs.registries.values() or len(docs.registries) < len(REGISTRIES) or None in docs.features:
         raise ContentError(problems)  # cross-file checks need every registry and the whole catalogue
 
-    tiers, vocabularies = _tiers(docs.registries["tiers"], problems)
-    backends = _registry(docs.registries["backends"], "backends", problems, _backend)
-    areas = _registry(docs.registries["areas"], "areas", problems, lambda d: Area(d["id"], d["name"], d["description"]))
+    registries = docs.registries
+    tiers, vocabularies = _collected(registries["tiers"], "tiers", None, partial(_tiers, registries["tiers"]), problems)
+    backends = _collected(
+        registries["backends"],
+        "backends",
+        None,
+        partial(_registry, registries["backends"], "backends", make=_backend),
+        problems,
+    )
+    areas = _collected(
+        registries["areas"], "areas", None, partial(_registry, registries["areas"], "areas", make=_area), problems
+    )
     ids = {"tier": {t.id for t in tiers}, "backend": {b.id for b in backends}, "area": {a.id for a in areas}}
-    catalogue = _catalogue(docs.features, ids, problems)
+    catalogue = _collected(
+        tuple(docs.features), "catalogue", frozenset(ids["area"]), partial(_catalogue, docs.features, ids), problems
+    )
     ids["feature"] = {f.id: f for f in catalogue}
 
     change_docs = {doc.data["release"]: doc for doc in filter(None, docs.changes)}
     changes = {version: change_list(doc, ids["backend"], problems) for version, doc in change_docs.items()}
     releases = []
+    # What a release file's Release is built from besides the file itself (`_release`): its
+    # entries take their area from the catalogue.
+    across = (ids["tier"], ids["backend"], tuple((f.id, f.area) for f in catalogue), tiers, vocabularies)
     for doc in filter(None, docs.releases):
-        release = _release(doc, ids, tiers, vocabularies, changes, problems)
+        release = _release(doc, ids, tiers, vocabularies, changes, problems, across)
         if release:
             releases.append((release, doc))
     releases.sort(key=lambda pair: pair[0].key)
@@ -237,6 +253,10 @@ def _registry(doc: Document, key: str, problems: list[Problem], make) -> tuple:
     return tuple(items)
 
 
+def _area(d: dict) -> Area:
+    return Area(d["id"], d["name"], d["description"])
+
+
 def _backend(d: dict) -> Backend:
     return Backend(
         d["id"], d["name"], d["vendor"], d["description"], tuple(d.get("change_areas", ())), tuple(d.get("also", ()))
@@ -323,9 +343,23 @@ def _date(doc: Document, pointer: tuple, value: str, problems: list[Problem]) ->
         return None
 
 
-def _release(doc, ids, tiers, vocabularies, changes_by_release, problems) -> Release | None:
+def _release(doc, ids, tiers, vocabularies, changes_by_release, problems, across) -> Release | None:
     """A release file's Release, checking what one file can tell (its name, dates, order of
-    versions, vocabulary, each entry through `_entry`); None when its date is unreadable."""
+    versions, vocabulary, each entry through `_entry`); None when its date is unreadable.
+    Kept while the file and `across` (the registries and catalogue it is checked against)
+    are unchanged, with the same change list: live preview then hands the model, and the
+    comparison of old and new models, the same Release and Entry objects for every release
+    an edit did not touch."""
+    changes = changes_by_release.get(doc.data["version"], ())
+    release, found = _of_document(
+        doc, "release", (across, changes), lambda: _build_release(doc, ids, tiers, vocabularies, changes)
+    )
+    problems.extend(found)
+    return release
+
+
+def _build_release(doc, ids, tiers, vocabularies, changes) -> tuple[Release | None, list[Problem]]:
+    problems: list[Problem] = []
     d = doc.data
     version = d["version"]
     _check_file_name(doc, version, problems)
@@ -344,7 +378,7 @@ def _release(doc, ids, tiers, vocabularies, changes_by_release, problems) -> Rel
     seen: dict[str, int] = {}
     entries = tuple(_entry(doc, i, raw, ids, tier_by_id, seen, problems) for i, raw in enumerate(d["features"]))
     if date is None:
-        return None
+        return None, problems
     return Release(
         version=version,
         date=date,
@@ -359,9 +393,9 @@ def _release(doc, ids, tiers, vocabularies, changes_by_release, problems) -> Rel
         compatibility=_compatibility(d.get("compatibility")),
         patches=_patches(doc, version, problems),
         entries=entries,
-        changes=changes_by_release.get(version, ()),
+        changes=changes,
         source_file=f"releases/{Path(doc.path).name}",
-    )
+    ), problems
 
 
 def _entry(doc, i: int, raw: dict, ids: dict, tier_by_id: dict, seen: dict, problems: list[Problem]) -> Entry:
@@ -470,18 +504,33 @@ def change_list(
 _OF_DOCUMENT: dict[tuple[str, str], tuple] = {}
 
 
-def _of_document(doc: Document, what: str, key, make):
-    """`make()`, a (value, problems) pair computed from `doc` (and `key`) alone, kept while
-    `_PARSED` hands out the same document for its file, if it found no problem: live preview
-    then does not rebuild 5,000 changes or their anchors for an edit elsewhere, and comparing
-    the old model with the new one (generator.reads) finds those changes identical at once.
-    One value of each kind per file, as `_PARSED` keeps one document."""
-    kept = _OF_DOCUMENT.get((doc.path, what))
-    if kept is not None and kept[0] is doc and kept[1] == key:
+def _of_document(doc: Document | tuple[Document, ...], what: str, key, make):
+    """`make()`, a (value, problems) pair computed from `doc` (one document, or several) and
+    `key` alone, kept while `_PARSED` hands out the same documents for their files, if it found
+    no problem: live preview then does not rebuild 5,000 changes, their anchors, a release or
+    the registries for an edit elsewhere, and comparing the old model with the new one
+    (generator.reads) finds them identical at once. One value of each kind per file (per first
+    file, for several), as `_PARSED` keeps one document."""
+    docs = doc if isinstance(doc, tuple) else (doc,)
+    slot = (docs[0].path if docs else "", what)
+    kept = _OF_DOCUMENT.get(slot)
+    if kept is not None and len(kept[0]) == len(docs) and all(map(operator.is_, kept[0], docs)) and kept[1] == key:
         return kept[2]
     value = make()
     if not value[1]:
-        _OF_DOCUMENT[(doc.path, what)] = (doc, key, value)
+        _OF_DOCUMENT[slot] = (docs, key, value)
+    return value
+
+
+def _collected(doc: Document | tuple[Document, ...], what: str, key, make, problems: list[Problem]):
+    """`make(found)` through `_of_document`, its problems added to `problems`."""
+
+    def build():
+        found: list[Problem] = []
+        return make(found), found
+
+    value, found = _of_document(doc, what, key, build)
+    problems.extend(found)
     return value
 
 
@@ -515,7 +564,12 @@ def _change(doc: Document, i: int, raw: dict, ids: dict, problems: list[Problem]
 def check_change_anchors(doc: Document, entries: tuple[Entry, ...], problems: list[Problem]) -> None:
     """A change's former anchors (`anchors:`) stay on its release page as alias ids: each may be
     claimed once, and never be an anchor the page gives to a change or entry now (a link to it
-    would land on two elements, or on the wrong one)."""
+    would land on two elements, or on the wrong one). Checked again only when the change list
+    or the release's entries changed."""
+    _collected(doc, "anchor-check", entries, partial(_check_anchors, doc, entries), problems)
+
+
+def _check_anchors(doc: Document, entries: tuple[Entry, ...], problems: list[Problem]) -> None:
     changes = doc.data["changes"]
     anchors, _ = _of_document(
         doc, "anchors", None, lambda: (tuple(urls.change_anchors(c["text"] for c in changes)), [])

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime
+import operator
 import random
 import shutil
 from pathlib import Path
@@ -65,6 +66,43 @@ def test_an_edit_to_a_release_summary_renders_only_the_pages_that_show_it(tmp_pa
     # The newest release's summary is also on the home page; an older one's is not.
     assert set(written) == {"index.md", "releases/2.14/index.md", "api/v1/releases/2.14.json", "feed.xml"}
     assert set(fresh) == {"index.md", "releases/2.14/index.md", "api/v1/releases/2.14.json"}  # feeds are always made
+    assert _on_disk(docs) == _full(content)
+
+
+def test_an_edit_to_a_release_summary_computes_again_only_what_holds_that_release(tmp_path):
+    """Bounded work: the model after the edit shares every object the edit could not change with
+    the model before it (enrich.Parts, load's kept documents), so the comparison of the two that
+    picks the pages to render again stops at once everywhere else."""
+    content, docs = tmp_path / "content", tmp_path / "docs"
+    shutil.copytree(ROOT / "content", content)
+    preview = build.Preview()
+    before, _ = build.generate(content, docs, preview)
+    target = content / "releases" / "2.14.yaml"
+    target.write_text(target.read_text(encoding="utf-8").replace("summary: >-\n  ", "summary: >-\n  Edited. ", 1))
+    after, _ = build.generate(content, docs, preview)
+
+    assert after.latest.summary.startswith("Edited.") and after.latest is not before.latest
+    assert after.releases[:-1] == before.releases[:-1]
+    assert all(map(operator.is_, after.releases[:-1], before.releases[:-1]))  # load kept the other files' releases
+    assert after.latest.entries is before.latest.entries or after.latest.entries == before.latest.entries
+    # Made from entries, catalogue and change lists, none of which changed: the same objects.
+    for name in ("features", "timeline", "contributors", "ledger", "symbol_pages", "entries_by_tier", "tier_levels"):
+        assert getattr(after, name) is getattr(before, name), name
+    assert after.home.story is before.home.story
+    for version in before.versions[:-1]:
+        assert after.release_views[version] is before.release_views[version], version
+    # What holds the 2.14 release itself is made again, and shows the edit.
+    assert after.release_views["2.14"] is not before.release_views["2.14"]
+    assert after.release_views["2.14"].release is after.latest
+
+    def holds_latest(family) -> bool:  # announcements, own changes or members' changes of 2.14
+        pairs = family.by_release + family.own_changes + family.member_actions
+        return any(r is after.latest for r, _ in pairs)
+
+    touched = [f for f in after.families if holds_latest(f)]
+    assert touched and all(f is not before.family_by_id[f.node.id] for f in touched)
+    untouched = [f for f in after.families if not holds_latest(f)]
+    assert untouched and all(f is before.family_by_id[f.node.id] for f in untouched)
     assert _on_disk(docs) == _full(content)
 
 
