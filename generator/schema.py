@@ -8,6 +8,7 @@ from functools import cache
 from pathlib import Path
 
 import jsonschema
+import jsonschema_rs
 
 from .errors import Problem, did_you_mean
 from .model import CHANGE_KINDS, SECTIONS
@@ -29,8 +30,30 @@ def validator(kind: str) -> jsonschema.Draft202012Validator:
     return jsonschema.Draft202012Validator(schema, format_checker=jsonschema.FormatChecker())
 
 
+@cache
+def _quick(kind: str):
+    """The same schema compiled by jsonschema-rs: it tells whether a document is valid in about
+    a fiftieth of the time jsonschema takes (5,900 changes: 0.01 s against 0.55 s)."""
+    return jsonschema_rs.validator_for(validator(kind).schema, validate_formats=True)
+
+
+def _quickly_valid(data, kind: str) -> bool:
+    """True when jsonschema-rs finds `data` valid. jsonschema is the reference: this only spares
+    running it on valid documents. Where the two differ, jsonschema-rs is the stricter (a
+    pattern's `$` does not match before a final newline there, dates it checks as formats) and
+    the document goes to jsonschema, which decides; tests/test_schema.py holds that jsonschema-rs
+    never passes what jsonschema refuses. What it cannot read (a key that is no string) goes
+    to jsonschema too."""
+    try:
+        return _quick(kind).is_valid(data)
+    except ValueError:
+        return False
+
+
 def check(doc: Document, kind: str) -> list[Problem]:
     """Every schema violation in doc, one Problem each, with a readable message."""
+    if _quickly_valid(doc.data, kind):
+        return []
     problems = []
     for error in validator(kind).iter_errors(doc.data):
         problems.extend(_explain(doc, error))
