@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import cProfile
+import gc
 import json
 import resource
 import sys
@@ -81,6 +82,7 @@ def main(argv: list[str] | None = None) -> int:
         """As `python -m generator build` does: the model, the search index started (it works
         on the other core from here to the end of MkDocs), the pages rendered."""
         site = pipeline.site_model(args.content)
+        gc.freeze()  # as the build command does, until its end
         index = pipeline.start_index(site, args.site)
         return site, index, pipeline.render_docs(site, args.content, args.docs)
 
@@ -112,6 +114,7 @@ def main(argv: list[str] | None = None) -> int:
         _, seconds = _timed("mkdocs", args.profile, pipeline.mkdocs_build, site, args.docs, args.site, index)
     finally:
         search.Beside.place, mkdocs_commands.build = originals
+        gc.unfreeze()
     _emit(stage="mkdocs", seconds=seconds, search_seconds=timings["index-wait"], html_seconds=timings["html"])
     # The feature aliases' redirects, for the bench's Zensical build of the same docs.
     from generator import manifest
