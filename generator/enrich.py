@@ -97,8 +97,12 @@ class Parts:
         self._now[key] = (inputs, value)
         return value
 
+    def start(self) -> None:
+        """A new enrich begins: forget what one that failed half-way computed."""
+        self._now = {}
+
     def done(self) -> None:
-        """The parts computed since the last `done` are the ones the next enrich reuses."""
+        """The parts computed since `start` are the ones the next enrich reuses."""
         self._last, self._now = self._now, {}
 
 
@@ -130,6 +134,7 @@ def enrich(content: Content, parts: Parts | None = None) -> Site:
     from changed since the last enrich given the same `parts`.
     """
     part = parts if parts is not None else Parts()
+    part.start()
     releases = content.releases
     tiers, backends, catalogue = content.tiers, content.backends, content.catalogue
     tier_by_id = {t.id: t for t in tiers}
@@ -147,7 +152,9 @@ def enrich(content: Content, parts: Parts | None = None) -> Site:
     rules = part("rules", (catalogue,), lambda: area_rules(catalogue))
     change_views = {}
     for r in releases:
-        cited = tuple(sorted((pr, by_pr[pr]) for c in r.changes for pr in c.prs if pr in by_pr))
+        cited = tuple(
+            sorted((pr, by_pr[pr]) for c in r.changes for pr in c.prs if pr in by_pr)
+        )  # entries citing its PRs
         change_views[r.version] = part(
             ("views", r.version),
             (r.changes, backends, cited, rules),
@@ -777,13 +784,6 @@ def derived_features(area: str, given: tuple[str, ...], rules: tuple[AreaRule, .
     if rule is None or any(fid in rule[2] for fid in given):
         return ()
     return (rule[1],)
-
-
-def _change_views(
-    release: Release, backends: tuple[Backend, ...], by_pr: dict, rules: tuple[AreaRule, ...]
-) -> tuple[ChangeView, ...]:
-    cited = tuple(sorted((pr, by_pr[pr]) for c in release.changes for pr in c.prs if pr in by_pr))
-    return _views_of(release.changes, backends, cited, rules)
 
 
 @functools.lru_cache(maxsize=1024)

@@ -44,7 +44,14 @@ def rich(value) -> Markup:
 
     Only http(s) links become links; `[x](javascript:…)` stays visible, inert text.
     """
-    flat = re.sub(r"\s+", " ", str(value).strip())
+    return _rich(str(value))
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _rich(value: str) -> Markup:
+    """Memoised: a change's record and note show on its release page, its features' pages,
+    its backends' pages and its symbols' pages (a third of the calls repeat one)."""
+    flat = re.sub(r"\s+", " ", value.strip())
     out, pos = [], 0
     for m in _INLINE.finditer(flat):
         out.append(_emphasis(flat[pos : m.start()]))
