@@ -149,9 +149,22 @@ def _refuse_before_composing(text: str, display: str) -> Problem | None:
 
     Checked on the parser's events, which come from a loop: the composers (libyaml's and
     PyYAML's) recurse once per level, and a few thousand `[` crash or overflow them.
+
+    libyaml (in PyYAML's wheels from 6.0.4) stops scanning at 1,000 levels, and a run of `[`
+    reaches them before the parser hands out the event of the level we refuse: PyYAML's own
+    parser, which reads no further ahead than a line or 1,024 characters, then says where it is.
     """
+    try:
+        return _first_refused(yaml.parse(text, Loader=_LOADER), display)
+    except yaml.MarkedYAMLError as exc:
+        if exc.problem != "exceeded maximum nesting depth":
+            raise
+        return _first_refused(yaml.parse(text, Loader=yaml.SafeLoader), display)
+
+
+def _first_refused(events, display: str) -> Problem | None:
     depth = 0
-    for event in yaml.parse(text, Loader=_LOADER):
+    for event in events:
         if isinstance(event, yaml.AliasEvent):
             message = "YAML anchors and aliases (*name) are not allowed in content"
         elif isinstance(event, (yaml.SequenceStartEvent, yaml.MappingStartEvent)):
