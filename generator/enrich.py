@@ -786,13 +786,12 @@ def derived_features(area: str, given: tuple[str, ...], rules: tuple[AreaRule, .
     return (rule[1],)
 
 
-@functools.lru_cache(maxsize=1024)
 def _views_of(
     changes: tuple[Change, ...], backends: tuple[Backend, ...], cited: tuple, rules: tuple[AreaRule, ...]
 ) -> tuple[ChangeView, ...]:
     """Each change with its own anchor, the PR anchors it owns (first citation wins), its backends
-    and its features (hand tags, entries citing its PRs, then its area's default).
-    Memoised by value: live preview recomputes only the change lists an edit touched."""
+    and its features (hand tags, entries citing its PRs, then its area's default). A part of
+    its own in `enrich`: live preview recomputes only the change lists an edit touched."""
     anchored: set[int] = set()
     views = []
     by_pr = dict(cited)
@@ -897,7 +896,7 @@ def _retired(retired: tuple[RetiredSymbol, ...], page_of: dict[str, str]) -> dic
 def _named_in(version: str, entries: tuple[Entry, ...], views: tuple[ChangeView, ...]) -> tuple:
     """(name, SymbolUse) for each `torch.*` name a release's entries and changes mention. A change
     names what its record line (its first line: the body may hold long examples), note or
-    restore name. Memoised by value, like `_views_of`: an edit re-reads only its release."""
+    restore name. Memoised by value: an edit re-reads only its release's names."""
     out = []
     for entry in entries:
         use = SymbolUse(version, None, entry)
