@@ -6,6 +6,7 @@ code (0 ok, 1 content errors, 2 usage or I/O errors), printing content errors on
 from __future__ import annotations
 
 import argparse
+import gc
 import sys
 from pathlib import Path
 
@@ -60,5 +61,13 @@ def main(argv: list[str] | None = None) -> int:
         return 130
 
 
+def _exit(code: int) -> None:
+    """End the process. Its objects are frozen first (gc.freeze): the collections the
+    interpreter runs while it shuts down then skip them, instead of walking everything a build
+    left alive (0.3 of a 1x build's 5 s); the memory goes back to the system either way."""
+    gc.freeze()
+    sys.exit(code)
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    _exit(main())

@@ -11,9 +11,7 @@ import time
 from pathlib import Path
 
 from . import build as pipeline
-from . import import_notes as importer
 from . import manifest, search
-from . import new_release as adder
 from .errors import ContentError, UsageError
 
 DEFAULT_CONTENT = pipeline.ROOT / "content"
@@ -152,11 +150,15 @@ def _interrupt(signum, frame) -> None:
 
 def import_notes(args) -> int:
     """Import a GitHub release-notes file into content/changes/X.Y.yaml."""
+    from . import import_notes as importer  # its parser is needed by this verb alone
+
     return importer.command(args.file, args.release, args.output, args.diff, str(args.content))
 
 
 def new_release(args) -> int:
     """Add a release: skeleton, change list, to-do list (generator.new_release)."""
+    from . import new_release as adder
+
     return adder.command(args)
 
 

@@ -6,35 +6,47 @@ from __future__ import annotations
 import json
 from functools import cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import jsonschema
 import jsonschema_rs
 
 from .errors import Problem, did_you_mean
 from .model import CHANGE_KINDS, SECTIONS
 from .yamlsrc import Document
 
+if TYPE_CHECKING:
+    import jsonschema
+
 SCHEMA_DIR = Path(__file__).parent / "schemas"
 KINDS = ("release", "changes", "tiers", "backends", "areas", "features", "symbols")
 
 
 @cache
-def validator(kind: str) -> jsonschema.Draft202012Validator:
-    """The compiled validator for one file kind (schemas/<kind>.schema.json)."""
+def _schema(kind: str) -> dict:
+    """The schema of one file kind (schemas/<kind>.schema.json)."""
     schema = json.loads((SCHEMA_DIR / f"{kind}.schema.json").read_text(encoding="utf-8"))
     if kind == "changes":  # the section ids come from the one table, model.SECTIONS
         item = schema["properties"]["changes"]["items"]["properties"]
         item["section"]["enum"] = [s.id for s in SECTIONS]
         item["kind"]["enum"] = list(CHANGE_KINDS)  # and the kinds from model.CHANGE_KINDS
-    jsonschema.Draft202012Validator.check_schema(schema)
-    return jsonschema.Draft202012Validator(schema, format_checker=jsonschema.FormatChecker())
+    return schema
+
+
+@cache
+def validator(kind: str) -> jsonschema.Draft202012Validator:
+    """jsonschema's validator for one file kind: the reference, which explains what is wrong.
+    Imported when first needed: valid content never needs it (a tenth of the CLI's start)."""
+    import jsonschema
+
+    jsonschema.Draft202012Validator.check_schema(_schema(kind))
+    return jsonschema.Draft202012Validator(_schema(kind), format_checker=jsonschema.FormatChecker())
 
 
 @cache
 def _quick(kind: str):
     """The same schema compiled by jsonschema-rs: it tells whether a document is valid in about
     a fiftieth of the time jsonschema takes (5,900 changes: 0.01 s against 0.55 s)."""
-    return jsonschema_rs.validator_for(validator(kind).schema, validate_formats=True)
+    return jsonschema_rs.validator_for(_schema(kind), validate_formats=True)
 
 
 def _quickly_valid(data, kind: str) -> bool:
