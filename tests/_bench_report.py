@@ -211,6 +211,69 @@ def target_lines(results: list[tuple[str, str, str]]) -> str:
     return "\n".join(f"{verdict} {name}: {measured}" for verdict, name, measured in results)
 
 
+def time_split(run: dict, cores: int) -> list[str]:
+    """'Where the time goes': the 1x build's steps as the pipeline called them, its CPU time
+    beside the wall-clock time, and Pagefind's share, from what tests/_bench_run.py recorded."""
+    steps = run.get("steps") or {}
+    needed = ("import_seconds", "generate_seconds", "html_seconds", "search_seconds", "cpu_self", "cpu_children")
+    if any(run.get(k) is None for k in needed) or not {"load", "render", "markdown", "templates"} <= steps.keys():
+        return []
+    pages = run.get("markdown_pages") or 0
+    generated = sum(steps.get(k, 0.0) for k in ("load", "enrich", "check", "render", "write"))
+    mkdocs_rest = run["html_seconds"] - steps["markdown"] - steps["templates"]
+    placing = run["mkdocs_seconds"] - run["html_seconds"] - run["search_seconds"]
+    rows = [
+        ("Start Python, import the generator", run["import_seconds"]),
+        ("Read and validate the content (a forked child reads half the files)", steps["load"]),
+        ("Enrich the model; hold the pages to each other", steps.get("enrich", 0.0) + steps.get("check", 0.0)),
+        ("Render the pages (a forked child renders every other one)", steps["render"]),
+        (f"Write the generated docs ({run.get('docs_files', '?')} files)", steps.get("write", 0.0)),
+        ("Start the search index's process; the rest of the generator", run["generate_seconds"] - generated),
+        (f"MkDocs: Python-Markdown, {pages} pages", steps["markdown"]),
+        (f"MkDocs: Material's page template and its file, {pages} pages", steps["templates"]),
+        ("MkDocs: the rest (config, files, theme assets, nav, sitemap, redirects)", mkdocs_rest),
+        ("Wait for the search index; move it and the site into place", run["search_seconds"] + placing),
+    ]
+    cpu = run["cpu_self"] + run["cpu_children"]
+    lines = [
+        "## Where the time goes",
+        "",
+        "The 1× build of the first table, from the start of its process to the end of MkDocs, each step",
+        "timed where the pipeline calls it (tests/_bench_run.py):",
+        "",
+        "| Step | Seconds |",
+        "| --- | --- |",
+        *(f"| {name} | {seconds:.2f} |" for name, seconds in rows),
+        f"| **Total** | **{run['total_seconds']:.2f}** |",
+        "",
+        f"CPU time to the end of MkDocs: {run['cpu_self']:.2f} s in the build's process and"
+        f" {run['cpu_children']:.2f} s in the processes it started (the forked reader and renderer, the"
+        f" search index's process and Pagefind), {cpu:.2f} s in all: on {cores} cores, no sharing of"
+        f" that work ends before {cpu / cores:.2f} s.",
+    ]
+    alone = run.get("pagefind_alone")
+    if alone and alone.get("ok"):
+        lines[-1] += (
+            f" Pagefind by itself on the same {alone['records']:,} records takes {alone['seconds']:.2f} s and"
+            f" {alone['user'] + alone['system']:.2f} s of CPU, {alone['system']:.2f} s of it in the kernel"
+            f" ({alone['faults']:,} page faults: its allocator gives memory back to the system and takes"
+            " it again)."
+        )
+    if pages:
+        lines += [
+            "",
+            f"MkDocs builds one page after another in one thread. Python-Markdown takes {steps['markdown']:.2f} s"
+            f" ({1000 * steps['markdown'] / pages:.1f} ms a page) although every block the generator renders"
+            " reaches it as finished HTML (generator/rawhtml.py): what it still reads is each page's"
+            " headings, from which it makes the table of contents and the anchors, and the tables, lists"
+            f" and paragraphs written in Markdown. Material's page template takes {steps['templates']:.2f} s"
+            f" ({1000 * steps['templates'] / pages:.1f} ms a page: head, header, tabs, navigation, footer),"
+            " compiled once and kept. MkDocs has no way to build pages in parallel, and the other core is"
+            " busy meanwhile with the search index.",
+        ]
+    return lines + [""]
+
+
 def markdown(runs: list[dict], verdicts: list[tuple[str, str, str]], machine: dict, limit: float) -> str:
     """bench-out/results.md: the 'How fast is it' page."""
     larger = " and ".join(str(r["scale"]) for r in runs if r["scale"] > 1) or "no"
@@ -238,7 +301,10 @@ def markdown(runs: list[dict], verdicts: list[tuple[str, str, str]], machine: di
             " that swings: creating 3,000 files there took"
             f" {machine['files_before']:.2f} s before the runs and {machine['files_after']:.2f} s after"
             " (the same disk has taken 0.12 s and 2.5 s within an hour). So the real corpus is built three"
-            " times and the table shows the median build."
+            " times and the table shows the median build. One cause is known and kept out of the runs:"
+            " this file system (ext4 without a journal) creates files slowly for 30 s after many were"
+            " deleted (the kernel reads each recently deleted inode it passes), so the benchmark deletes"
+            " nothing until its last measurement; earlier builds' folders are moved aside."
             if machine.get("files_before") is not None and machine.get("files_after") is not None
             else ""
         ),
@@ -261,6 +327,7 @@ def markdown(runs: list[dict], verdicts: list[tuple[str, str, str]], machine: di
         "  the time and the number of Markdown files it rewrote.",
         f"- A build gets {limit:.0f} seconds; one that runs out is stopped and reported as timed out.",
         "",
+        *time_split(next((r for r in runs if r["scale"] == 1), {}), machine.get("nproc") or 1),
         "## Zensical",
         "",
         "The same generated docs built by Zensical"

@@ -15,6 +15,7 @@ import argparse
 import cProfile
 import gc
 import json
+import os
 import resource
 import sys
 import time
@@ -26,8 +27,47 @@ REDIRECTS = "redirects.json"  # written beside --docs
 
 def _emit(**record) -> None:
     record["monotonic"] = time.monotonic()
-    record["maxrss_kib"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    record["maxrss_kib"] = own.ru_maxrss
+    # CPU seconds so far: this process's, and those of the processes it started and has waited
+    # for (the forked content reader and page renderer, the search index's child with Pagefind).
+    record["cpu_self"] = own.ru_utime + own.ru_stime
+    record["cpu_children"] = children.ru_utime + children.ru_stime
     print(json.dumps(record), flush=True)
+
+
+def pagefind_alone(site) -> dict:
+    """Pagefind run by itself on the build's search records, as the index's child runs it:
+    its wall-clock seconds and CPU seconds (user and kernel)."""
+    import shutil
+    import subprocess
+    import tempfile
+
+    from pagefind_bin import get_executable
+
+    from generator import search, search_child
+
+    records = [page for _, page in search.records(site, search.page_meta(site))]
+    folder = Path(tempfile.mkdtemp(prefix="bench-pagefind-", dir=search_child._records_base(sum(map(len, records)))))
+    try:
+        (folder / "site").mkdir()
+        width = len(str(len(records)))
+        for n, page in enumerate(records):
+            (folder / "site" / f"{n:0{width}}.html").write_text(page, encoding="utf-8")
+        command = [str(get_executable()), "--site", str(folder / "site"), "--output-path", str(folder / "out")]
+        started = time.monotonic()
+        proc = subprocess.Popen([*command, "--force-language", "en"], stdout=subprocess.DEVNULL)
+        _, status, usage = os.wait4(proc.pid, 0)
+        return {
+            "records": len(records),
+            "seconds": time.monotonic() - started,
+            "user": usage.ru_utime,
+            "system": usage.ru_stime,
+            "faults": usage.ru_minflt + usage.ru_majflt,
+            "ok": os.waitstatus_to_exitcode(status) == 0,
+        }
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def _timed(stage: str, profile_dir: Path | None, fn, *args):
@@ -71,12 +111,34 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--site", type=Path, required=True)
     p.add_argument("--edit", required=True, help="release file to edit, relative to --content")
     p.add_argument("--profile", type=Path, default=None)
+    p.add_argument("--pagefind", action="store_true", help="after the build, time Pagefind alone on its records")
     args = p.parse_args(argv)
     if args.profile:
         args.profile.mkdir(parents=True, exist_ok=True)
     _emit(stage="start")
 
     from generator import build as pipeline
+
+    _emit(stage="imported")
+    timings: dict[str, float] = {}
+
+    def timed(name, function):
+        def run(*a, **k):
+            started = time.perf_counter()
+            try:
+                return function(*a, **k)
+            finally:
+                timings[name] = timings.get(name, 0.0) + time.perf_counter() - started
+
+        return run
+
+    # Where the build's time goes: its stages, timed where the pipeline calls them.
+    steps = {"load": "load", "enrich": "enrich", "render": "render_site", "write": "write_changed"}
+    originals = {name: getattr(pipeline, attr) for name, attr in steps.items()}
+    for name, attr in steps.items():
+        setattr(pipeline, attr, timed(name, originals[name]))
+    checks = pipeline.invariants.check
+    pipeline.invariants.check = timed("check", checks)
 
     def generate():
         """As `python -m generator build` does: the model, the search index started (it works
@@ -86,36 +148,43 @@ def main(argv: list[str] | None = None) -> int:
         index = pipeline.start_index(site, args.site)
         return site, index, pipeline.render_docs(site, args.content, args.docs)
 
-    (site, index, written), seconds = _timed("generate", args.profile, generate)
-    _emit(stage="generate", seconds=seconds, written=len(written))
+    try:
+        (site, index, written), seconds = _timed("generate", args.profile, generate)
+    finally:
+        for name, attr in steps.items():
+            setattr(pipeline, attr, originals[name])
+        pipeline.invariants.check = checks
+    _emit(stage="generate", seconds=seconds, written=len(written), steps=dict(timings))
+    timings.clear()
     # mkdocs_build runs MkDocs while the search index is made, then waits for the index and
     # places it. Time MkDocs' HTML apart, so the report can set it beside Zensical's build of
     # the same docs, and the wait for the index.
+    # Within MkDocs: each page's Markdown (Page.render), each page's theme template and its
+    # write (_build_page); the rest is reading the files, copying the theme's, nav, sitemap.
     import mkdocs.commands.build as mkdocs_commands
+    from mkdocs.structure.pages import Page
 
     from generator import search
 
-    timings: dict[str, float] = {}
-
-    def timed(name, function):
-        def run(*a, **k):
-            started = time.perf_counter()
-            try:
-                return function(*a, **k)
-            finally:
-                timings[name] = time.perf_counter() - started
-
-        return run
-
-    originals = search.Beside.place, mkdocs_commands.build
+    kept = search.Beside.place, mkdocs_commands.build, mkdocs_commands._build_page, Page.render
     search.Beside.place = timed("index-wait", search.Beside.place)
     mkdocs_commands.build = timed("html", mkdocs_commands.build)
+    mkdocs_commands._build_page = timed("templates", mkdocs_commands._build_page)
+    Page.render = timed("markdown", Page.render)
     try:
         _, seconds = _timed("mkdocs", args.profile, pipeline.mkdocs_build, site, args.docs, args.site, index)
     finally:
-        search.Beside.place, mkdocs_commands.build = originals
+        search.Beside.place, mkdocs_commands.build, mkdocs_commands._build_page, Page.render = kept
         gc.unfreeze()
-    _emit(stage="mkdocs", seconds=seconds, search_seconds=timings["index-wait"], html_seconds=timings["html"])
+    _emit(
+        stage="mkdocs",
+        seconds=seconds,
+        search_seconds=timings["index-wait"],
+        html_seconds=timings["html"],
+        steps={k: timings.get(k, 0.0) for k in ("markdown", "templates")},
+    )
+    if args.pagefind:
+        _emit(stage="pagefind-alone", **pagefind_alone(site))
     # The feature aliases' redirects, for the bench's Zensical build of the same docs.
     from generator import manifest
 

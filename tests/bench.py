@@ -44,6 +44,36 @@ def log(message: str) -> None:
     print(message, file=sys.stderr, flush=True)
 
 
+class Trash:
+    """Where the benchmark puts the folders it is done with (earlier builds' docs and sites,
+    Zensical's copies, the disk probe), removed when every measurement is made.
+
+    This machine's file system (ext4 without a journal) is slow to create a file within 30 s
+    of the deletion of many: to pick an inode the kernel reads each recently deleted one it
+    passes (`perf` shows the time in recently_deleted, under __ext4_new_inode). Removing the
+    last build's 10,000 files just before the next build made that build 2-3x slower, in
+    kernel time. A rename into the trash deletes nothing, so no measured build follows a
+    deletion of the benchmark's own making."""
+
+    LINGER = 35  # seconds after which ext4 no longer treats a deleted inode as recent
+
+    def __init__(self, work: Path) -> None:
+        self.folder = work / "trash"
+        self.count = 0
+
+    def discard(self, path: Path) -> None:
+        if path.exists():
+            self.folder.mkdir(exist_ok=True)
+            self.count += 1
+            path.rename(self.folder / f"{self.count:04}-{path.name}")
+
+    def empty(self) -> bool:
+        """Remove what the trash holds; True when there was something."""
+        had = self.folder.exists()
+        shutil.rmtree(self.folder, ignore_errors=True)
+        return had
+
+
 def machine() -> dict:
     """What the numbers were measured on."""
     cpu = next(
@@ -66,9 +96,9 @@ def machine() -> dict:
     }
 
 
-def small_files_seconds(folder: Path, count: int = 3000) -> float:
-    """Seconds to create `count` files of 500 bytes in a new folder inside `folder` (removed
-    after): how fast the disk takes the small files a build writes (~10,000 at 1×)."""
+def small_files_seconds(folder: Path, trash: Trash, count: int = 3000) -> float:
+    """Seconds to create `count` files of 500 bytes in a new folder inside `folder` (put in
+    the trash after): how fast the disk takes the small files a build writes (~10,000 at 1×)."""
     probe = Path(tempfile.mkdtemp(prefix="files-probe-", dir=folder))
     try:
         started = time.perf_counter()
@@ -76,7 +106,7 @@ def small_files_seconds(folder: Path, count: int = 3000) -> float:
             (probe / f"{n:05}.html").write_bytes(b"x" * 500)
         return time.perf_counter() - started
     finally:
-        shutil.rmtree(probe, ignore_errors=True)
+        trash.discard(probe)
 
 
 SNAPSHOT_SKIP = {
@@ -214,7 +244,7 @@ SEARCH_SCALES = (1, 10)  # tests/bench_search.py in Chromium: transfer, latency,
 ZENSICAL_SCALES = (1, 10)  # Zensical builds the same generated docs, for comparison with MkDocs
 
 
-def zensical(code: Path, work: Path, timeout: float) -> dict:
+def zensical(code: Path, work: Path, timeout: float, trash: Trash) -> dict:
     """Build a scale's generated docs (work/docs) with Zensical as tests/test_zensical.py does:
     once clean, then once more unchanged (Zensical keeps a cache beside its config). Return
     each build's wall-clock and CPU seconds, or why it failed."""
@@ -222,7 +252,7 @@ def zensical(code: Path, work: Path, timeout: float) -> dict:
     from .test_zensical import zensical_config
 
     project = work / "zensical"
-    shutil.rmtree(project, ignore_errors=True)
+    trash.discard(project)
     shutil.copytree(work / "docs", project / "docs")
     redirects = json.loads((work / REDIRECTS).read_text(encoding="utf-8"))
     config = project / "mkdocs.yml"
@@ -253,7 +283,7 @@ def zensical(code: Path, work: Path, timeout: float) -> dict:
         result["status"] = "ok"
         return result
     finally:
-        shutil.rmtree(project, ignore_errors=True)
+        trash.discard(project)
 
 
 def largest_release(site: Path) -> str:
@@ -267,7 +297,9 @@ def newest_release(content: Path) -> str:
     return f"releases/{files[-1].name}"
 
 
-def measure(scale: int, out: Path, timeout: float, memory_gib: float, profile: Path | None = None) -> dict:
+def measure(
+    scale: int, out: Path, timeout: float, memory_gib: float, trash: Trash, profile: Path | None = None
+) -> dict:
     """Make the corpus for one scale (a profiled run reuses it), build it, and collect every number."""
     work = out / f"{scale}x"
     content, docs, site = work / "content", work / "docs", work / "site"
@@ -276,6 +308,7 @@ def measure(scale: int, out: Path, timeout: float, memory_gib: float, profile: P
         log(
             f"{scale}×: writing the corpus into {content.relative_to(ROOT) if content.is_relative_to(ROOT) else content}"
         )
+        trash.discard(content)
         make_corpus(CONTENT, content, scale)
         counts, output = check(out / "code", content)
         if counts is None:
@@ -284,12 +317,14 @@ def measure(scale: int, out: Path, timeout: float, memory_gib: float, profile: P
         result.update(counts)
         log(f"{scale}×: {output}")
     for folder in (docs, site):
-        shutil.rmtree(folder, ignore_errors=True)
+        trash.discard(folder)
     logs = work / ("profile-logs" if profile else "logs")
     logs.mkdir(parents=True, exist_ok=True)
     args = ["--content", str(content), "--docs", str(docs), "--site", str(site), "--edit", newest_release(content)]
     if profile:
         args += ["--profile", str(profile)]
+    elif scale == 1:
+        args.append("--pagefind")  # and time Pagefind alone on its records, for "Where the time goes"
     log(f"{scale}×: building{' under cProfile' if profile else ''} (limit {timeout:.0f} s)")
     records, status, started, maxrss, stderr = run_child(out / "code", args, timeout, memory_gib, logs)
     stages = {r["stage"]: r for r in records}
@@ -299,19 +334,29 @@ def measure(scale: int, out: Path, timeout: float, memory_gib: float, profile: P
         log(f"{scale}×: {status}\n{stderr[-1500:]}")
     if "start" in stages:
         result["startup_seconds"] = stages["start"]["monotonic"] - started
+    if "imported" in stages:
+        result["import_seconds"] = stages["imported"]["monotonic"] - started
     if "generate" in stages:
         result["generate_seconds"] = stages["generate"]["seconds"]
+        result["steps"] = dict(stages["generate"].get("steps", {}))
+        result["docs_files"] = stages["generate"]["written"]  # all of them: the docs folder starts empty
         result.update(docs_stats(docs))
     if "mkdocs" in stages:
         result["mkdocs_seconds"] = stages["mkdocs"]["seconds"]
         result["search_seconds"] = stages["mkdocs"].get("search_seconds")
         result["html_seconds"] = stages["mkdocs"].get("html_seconds")
+        result["steps"].update(stages["mkdocs"].get("steps", {}))
+        result["cpu_self"], result["cpu_children"] = stages["mkdocs"]["cpu_self"], stages["mkdocs"]["cpu_children"]
+    if "pagefind-alone" in stages:
+        result["pagefind_alone"] = {
+            k: v for k, v in stages["pagefind-alone"].items() if k not in ("stage", "monotonic")
+        }
         result["total_seconds"] = stages["mkdocs"]["monotonic"] - started
         result["maxrss_build_kib"] = stages["mkdocs"]["maxrss_kib"]
         result.update(site_stats(site))
         if profile is None and scale in ZENSICAL_SCALES:
             log(f"{scale}×: building the same docs with Zensical (clean, then cached)")
-            result["zensical"] = zensical(out / "code", work, timeout)
+            result["zensical"] = zensical(out / "code", work, timeout, trash)
     if "regenerate-edit" in stages:
         edit = stages["regenerate-edit"]
         written, changed, touched = edit["written"], edit["bytes_changed"], edit["mtime_changed"]
@@ -334,11 +379,11 @@ def measure(scale: int, out: Path, timeout: float, memory_gib: float, profile: P
     return result
 
 
-def profile_scale(scale: int, out: Path, timeout: float, memory_gib: float) -> list[str]:
+def profile_scale(scale: int, out: Path, timeout: float, memory_gib: float, trash: Trash) -> list[str]:
     """Build one scale again under cProfile; return the summaries of its stages."""
     prof_dir = out / "profiles" / f"{scale}x"
-    shutil.rmtree(prof_dir, ignore_errors=True)
-    result = measure(scale, out, timeout * 2, memory_gib, profile=prof_dir)
+    trash.discard(prof_dir)
+    result = measure(scale, out, timeout * 2, memory_gib, trash, profile=prof_dir)
     summaries = []
     for stage in PROFILED_STAGES:
         prof = prof_dir / f"{stage}.prof"
@@ -383,15 +428,21 @@ def main(argv: list[str] | None = None) -> int:
     out, work = args.out.resolve(), args.work.resolve()
     for folder in (out, work):
         folder.mkdir(parents=True, exist_ok=True)
+    trash = Trash(work)
+    if trash.empty():  # a killed run's: let the deletion age before measuring anything
+        log(f"removed an earlier run's trash; waiting {Trash.LINGER} s before measuring")
+        time.sleep(Trash.LINGER)
     snapshot_code(work)
     info = machine()
     info["revision"] = revision()
     info["work"] = str(work)
 
-    info["files_before"] = small_files_seconds(work)
+    info["files_before"] = small_files_seconds(work, trash)
     runs = []
     for scale in scales:
-        tries = [measure(scale, work, args.timeout, args.memory_gib) for _ in range(args.tries if scale == 1 else 1)]
+        tries = [
+            measure(scale, work, args.timeout, args.memory_gib, trash) for _ in range(args.tries if scale == 1 else 1)
+        ]
         done = sorted((t for t in tries if t["status"] == "ok"), key=lambda t: t["total_seconds"])
         runs.append(done[(len(done) - 1) // 2] if done else tries[-1])  # the median try (the lower of two)
         if len(tries) > 1:
@@ -402,8 +453,8 @@ def main(argv: list[str] | None = None) -> int:
             runs[-1]["search"] = bench_search.measure(site, largest_release(site), quality=scale == 1)
         if not args.keep:
             for folder in ("docs", "site"):
-                shutil.rmtree(work / f"{scale}x" / folder, ignore_errors=True)
-    info["files_after"] = small_files_seconds(work)
+                trash.discard(work / f"{scale}x" / folder)
+    info["files_after"] = small_files_seconds(work, trash)
     verdicts = report.targets(runs, args.timeout)
     print(report.table(runs))
     print()
@@ -420,10 +471,11 @@ def main(argv: list[str] | None = None) -> int:
         if args.profile != "auto" or missed:
             for scale in (s for s in wanted if s in scales):
                 log(f"{scale}×: profiling")
-                profiles += profile_scale(scale, work, args.timeout, args.memory_gib)
+                profiles += profile_scale(scale, work, args.timeout, args.memory_gib, trash)
                 if not args.keep:
                     for folder in ("docs", "site"):
-                        shutil.rmtree(work / f"{scale}x" / folder, ignore_errors=True)
+                        trash.discard(work / f"{scale}x" / folder)
+    trash.empty()
     if profiles:
         print()
         print(f"Profiles (cProfile; full dumps in {work / 'profiles'}):")
