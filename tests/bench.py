@@ -347,16 +347,16 @@ def measure(
         result["html_seconds"] = stages["mkdocs"].get("html_seconds")
         result["steps"].update(stages["mkdocs"].get("steps", {}))
         result["cpu_self"], result["cpu_children"] = stages["mkdocs"]["cpu_self"], stages["mkdocs"]["cpu_children"]
-    if "pagefind-alone" in stages:
-        result["pagefind_alone"] = {
-            k: v for k, v in stages["pagefind-alone"].items() if k not in ("stage", "monotonic")
-        }
         result["total_seconds"] = stages["mkdocs"]["monotonic"] - started
         result["maxrss_build_kib"] = stages["mkdocs"]["maxrss_kib"]
         result.update(site_stats(site))
         if profile is None and scale in ZENSICAL_SCALES:
             log(f"{scale}×: building the same docs with Zensical (clean, then cached)")
             result["zensical"] = zensical(out / "code", work, timeout, trash)
+    if "pagefind-alone" in stages:
+        result["pagefind_alone"] = {
+            k: v for k, v in stages["pagefind-alone"].items() if k not in ("stage", "monotonic")
+        }
     if "regenerate-edit" in stages:
         edit = stages["regenerate-edit"]
         written, changed, touched = edit["written"], edit["bytes_changed"], edit["mtime_changed"]
