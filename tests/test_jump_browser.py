@@ -132,3 +132,39 @@ def test_table_of_contents_lands_every_heading_on_a_desktop(browser, served):
         assert missed == [], missed
     finally:
         context.close()
+
+
+LAID_OUT = """() => {
+  const areas = [...document.querySelectorAll("details.atlas-area[open]")];
+  const first = d => d.querySelector("li.atlas-change");
+  return {
+    areas: areas.length,
+    skipped: areas.filter(d => !first(d).checkVisibility({ contentVisibilityAuto: true })).length,
+    height: document.documentElement.scrollHeight,
+    last: first(areas[areas.length - 1]).id,
+  };
+}"""
+"""The open change areas, how many of them the browser has not laid out (content-visibility), the
+page's height, and the first change of the last open area."""
+
+
+def test_a_long_change_list_is_laid_out_near_the_screen_only(browser, served):
+    """On a desktop, the change areas far down the 2.12 page are not laid out when it loads (the
+    page loads in half the time), yet the page is as tall as once every area is laid out, within
+    5%, so the scroll bar tells the truth; and a link to a change far down still lands on it."""
+    context, page = _open(browser, served, 1400)
+    try:
+        before = page.evaluate(LAID_OUT)
+        assert before["areas"] > 100 and before["skipped"] > before["areas"] * 0.8, before
+        page.add_style_tag(content="details.atlas-area[open] { content-visibility: visible !important; }")
+        after = page.evaluate(LAID_OUT)
+        assert after["skipped"] == 0, after
+        assert abs(before["height"] - after["height"]) <= 0.05 * after["height"], (before, after)
+        page.goto("about:blank")
+        page.goto(f"{served}{RELEASE}#{before['last']}")
+        page.wait_for_function(
+            "(id) => { const r = document.getElementById(id).getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight; }",
+            arg=before["last"],
+        )
+    finally:
+        context.close()
