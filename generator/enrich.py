@@ -152,9 +152,8 @@ def enrich(content: Content, parts: Parts | None = None) -> Site:
     rules = part("rules", (catalogue,), lambda: area_rules(catalogue))
     change_views = {}
     for r in releases:
-        cited = tuple(
-            sorted((pr, by_pr[pr]) for c in r.changes for pr in c.prs if pr in by_pr)
-        )  # entries citing its PRs
+        # The entries citing its PRs, by PR.
+        cited = tuple(sorted((pr, by_pr[pr]) for c in r.changes for pr in c.prs if pr in by_pr))
         change_views[r.version] = part(
             ("views", r.version),
             (r.changes, backends, cited, rules),

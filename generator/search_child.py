@@ -23,6 +23,7 @@ import gzip
 import hashlib
 import json
 import os
+import resource
 import shutil
 import signal
 import subprocess
@@ -138,6 +139,24 @@ def _remove_orphans(base: Path) -> None:
             pass
 
 
+def pagefind(records: list[str], output: Path, stdout=None) -> tuple[int, resource.struct_rusage]:
+    """Index `records` (one HTML page each) with Pagefind into `output`: each record is written
+    to a file of a folder of its own (`_records_base`), removed after. Return Pagefind's exit code
+    and its resource usage (the benchmark times Pagefind alone with it)."""
+    from pagefind_bin import get_executable
+
+    base = _records_base(sum(map(len, records)))
+    _remove_orphans(base)
+    with tempfile.TemporaryDirectory(prefix=f"{RECORDS}{os.getpid()}-", dir=base) as tmp:
+        width = len(str(len(records)))
+        for n, page in enumerate(records):
+            Path(tmp, f"{n:0{width}}.html").write_text(page, encoding="utf-8")
+        command = [str(get_executable()), "--site", tmp, "--output-path", str(output), "--force-language", "en"]
+        proc = subprocess.Popen(command, stdout=stdout, preexec_fn=dies_with_parent())
+        _, status, usage = os.wait4(proc.pid, 0)
+    return os.waitstatus_to_exitcode(status), usage
+
+
 def main(argv: list[str]) -> int:
     staging = Path(argv[0])
     if hasattr(os, "nice"):
@@ -146,17 +165,7 @@ def main(argv: list[str]) -> int:
     (staging / NAMES).mkdir()
     for name, text in payload["names"].items():
         (staging / NAMES / name).write_text(text, encoding="utf-8")
-    from pagefind_bin import get_executable
-
-    base = _records_base(sum(map(len, payload["records"])))
-    _remove_orphans(base)
-    with tempfile.TemporaryDirectory(prefix=f"{RECORDS}{os.getpid()}-", dir=base) as tmp:
-        width = len(str(len(payload["records"])))
-        for n, page in enumerate(payload["records"]):
-            Path(tmp, f"{n:0{width}}.html").write_text(page, encoding="utf-8")
-        command = [str(get_executable()), "--site", tmp, "--output-path", str(staging / BUNDLE)]
-        command += ["--force-language", "en"]
-        code = subprocess.run(command, preexec_fn=dies_with_parent()).returncode
+    code, _ = pagefind(payload["records"], staging / BUNDLE)
     if code != 0 or not (staging / BUNDLE / "pagefind-entry.json").exists():
         return code or 1
     for unused in UNUSED:  # Pagefind's own interfaces: atlas-search.js draws the results

@@ -254,8 +254,9 @@ def time_split(run: dict, cores: int) -> list[str]:
     alone = run.get("pagefind_alone")
     if alone and alone.get("ok"):
         lines[-1] += (
-            f" Pagefind by itself on the same {alone['records']:,} records takes {alone['seconds']:.2f} s and"
-            f" {alone['user'] + alone['system']:.2f} s of CPU, {alone['system']:.2f} s of it in the kernel"
+            f" Written out and indexed by themselves, the same {alone['records']:,} records take"
+            f" {alone['seconds']:.2f} s; Pagefind's share is {alone['user'] + alone['system']:.2f} s of CPU,"
+            f" {alone['system']:.2f} s of it in the kernel"
             f" ({alone['faults']:,} page faults: its allocator gives memory back to the system and takes"
             " it again)."
         )

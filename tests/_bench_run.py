@@ -15,7 +15,6 @@ import argparse
 import cProfile
 import gc
 import json
-import os
 import resource
 import sys
 import time
@@ -37,37 +36,26 @@ def _emit(**record) -> None:
 
 
 def pagefind_alone(site) -> dict:
-    """Pagefind run by itself on the build's search records, as the index's child runs it:
-    its wall-clock seconds and CPU seconds (user and kernel)."""
-    import shutil
+    """The index's child's work by itself on the build's search records (search_child.pagefind):
+    wall-clock seconds to write the records and run Pagefind, and Pagefind's CPU seconds (user
+    and kernel) and page faults."""
     import subprocess
     import tempfile
-
-    from pagefind_bin import get_executable
 
     from generator import search, search_child
 
     records = [page for _, page in search.records(site, search.page_meta(site))]
-    folder = Path(tempfile.mkdtemp(prefix="bench-pagefind-", dir=search_child._records_base(sum(map(len, records)))))
-    try:
-        (folder / "site").mkdir()
-        width = len(str(len(records)))
-        for n, page in enumerate(records):
-            (folder / "site" / f"{n:0{width}}.html").write_text(page, encoding="utf-8")
-        command = [str(get_executable()), "--site", str(folder / "site"), "--output-path", str(folder / "out")]
+    with tempfile.TemporaryDirectory(prefix="bench-pagefind-") as out:
         started = time.monotonic()
-        proc = subprocess.Popen([*command, "--force-language", "en"], stdout=subprocess.DEVNULL)
-        _, status, usage = os.wait4(proc.pid, 0)
+        code, usage = search_child.pagefind(records, Path(out) / "pagefind", stdout=subprocess.DEVNULL)
         return {
             "records": len(records),
             "seconds": time.monotonic() - started,
             "user": usage.ru_utime,
             "system": usage.ru_stime,
             "faults": usage.ru_minflt + usage.ru_majflt,
-            "ok": os.waitstatus_to_exitcode(status) == 0,
+            "ok": code == 0,
         }
-    finally:
-        shutil.rmtree(folder, ignore_errors=True)
 
 
 def _timed(stage: str, profile_dir: Path | None, fn, *args):
