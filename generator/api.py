@@ -10,8 +10,8 @@ import json
 from pathlib import Path
 
 from . import urls
-from .describe import Standing, feature_standing
-from .model import ChangeView, Entry, Feature, Release, Site
+from .describe import feature_standing
+from .model import ChangeView, Entry, Feature, Release, Site, Standing
 
 
 def _dump(data) -> bytes:
@@ -82,8 +82,8 @@ def render_api(site: Site, base: str) -> dict[str, tuple[tuple, object]]:
     for feature in site.features:
         for fid in (feature.id, *feature.aliases):  # a former id's file keeps answering
             standings = (
-                feature_standing(site, feature),
-                *(feature_standing(site, feature, b) for b in feature.backends),
+                feature_standing(feature),
+                *(feature_standing(feature, b) for b in feature.backends),
             )
             files[urls.api_feature(fid)] = ((feature, standings), lambda f, s: _feature(f, s, base))
     for view in site.backend_views:
@@ -160,7 +160,9 @@ def _features(all_features, families, base: str) -> bytes:
             "backends": list(f.backends),
             "aliases": list(f.aliases),
             "first": f.first,
-            "tier": f.tier_now,
+            "tier": f.standing.tier.id if f.standing.tier else None,
+            "since": f.standing.since,
+            "status": f.standing.words,
             "deprecated_in": f.deprecated_in,
             "removal_planned": f.removal_planned,
             "removed_in": f.removed_in,
@@ -189,12 +191,30 @@ def _features(all_features, families, base: str) -> bytes:
     return _dump({"features": features, "families": families})
 
 
-def _standing(s: Standing | None) -> dict:
+def _standing(s: Standing) -> dict:
+    """A standing as the README's "What the Atlas states" words it (generator.facts)."""
     return {
-        "tier": s.tier.id if s and s.tier else None,
-        "tier_name": s.tier.name if s and s.tier else None,
-        "since": s.since if s else None,
-        "status": s.words if s else None,
+        "tier": s.tier.id if s.tier else None,
+        "tier_name": s.tier.name if s.tier else None,
+        "since": s.since,
+        "status": s.words,
+        "announced": {"tier": s.announced.id, "in": s.announced_in} if s.announced else None,
+    }
+
+
+def _ending(f: Feature) -> dict:
+    e = f.ending
+    return {
+        "ending": {
+            "status": e.status,
+            "words": e.words,
+            "deprecated_in": e.deprecated_in,
+            "removal_planned": e.removal_planned,
+            "removed_in": e.removed_in,
+            "part_removed_in": e.part_removed_in,
+        }
+        if e
+        else None
     }
 
 
@@ -228,7 +248,7 @@ def _feature(f: Feature, standings: tuple, base: str) -> bytes:
             }
             for e in f.entries
         ],
-    } | _standing(overall)
+    } | _standing(overall) | _ending(f)
     return _dump(data)
 
 

@@ -12,8 +12,8 @@ import functools
 from xml.sax.saxutils import escape, quoteattr
 
 from . import urls
-from .describe import Standing, feature_standing
-from .model import Site
+from .describe import feature_standing
+from .model import Site, Standing
 
 LABEL = ("#404040", "#ffffff")  # (background, text) of the left half, the feature's name
 TIER_COLOURS = {
@@ -82,11 +82,11 @@ def render_badges(site: Site) -> dict[str, bytes]:
     under the feature's id and each of its former ids."""
     out = {}
     for feature in site.features:
-        s = feature_standing(site, feature)
+        s = feature_standing(feature)
         badge = svg(feature.title, s.words, colours(s))
         per_backend = {}
         for backend_id in feature.backends:
-            s = feature_standing(site, feature, backend_id)
+            s = feature_standing(feature, backend_id)
             label = f"{feature.title} on {site.backend_by_id[backend_id].name}"
             per_backend[backend_id] = svg(label, s.words, colours(s))
         for fid in (feature.id, *feature.aliases):  # a renamed feature's old badge keeps working

@@ -1,9 +1,9 @@
-"""What a link to a page says about it: each page's description, a feature's standing, the head fields.
+"""What a link to a page says about it: each page's description and the head fields.
 
 Pasted into a wiki or a chat, a link unfurls with the page's `description` and Open Graph
-fields; this module computes them from the enriched model, once per page, so no template
-composes a sentence. A feature's *standing* (its tier now and the release it reached it) is
-what its description, its badges and its JSON say, so it is computed here once for all three.
+fields; this module words them from the enriched model, once per page, so no template
+composes a sentence. It computes no fact: a feature's standing and ending are enrich's
+(generator.facts), and its description, badge and JSON quote them.
 """
 
 from __future__ import annotations
@@ -14,60 +14,16 @@ from dataclasses import dataclass
 from markupsafe import Markup
 
 from . import cite, textfilters, urls
-from .model import Entry, Feature, Site, Tier, tier_at
+from .model import Feature, Site, Standing
 
 SITE_NAME = "PyTorch Release Atlas"  # keep equal to site_name in mkdocs.yml
 
 
-@dataclass(frozen=True)
-class Standing:
-    """Where a feature (or a feature on one backend) stands in the latest release."""
-
-    tier: Tier | None  # its tier as the latest release's vocabulary names it; None when no entry states one
-    since: str  # the release it reached that tier (its first release when no tier is stated)
-    first: str  # its first release
-    last: str  # the latest release it spans: the newest release, or the one that removed it
-    releases: int  # releases announcing it
-
-    @property
-    def words(self) -> str:
-        """'API-Unstable since 2.5', 'Removed in 2.9', 'No tier stated since 2.3'."""
-        if self.tier is None:
-            return f"No tier stated since {self.since}"
-        if self.tier.id == "removed":
-            return f"Removed in {self.since}"
-        return f"{self.tier.name} since {self.since}"
-
-
-def standing(site: Site, entries: tuple[Entry, ...]) -> Standing | None:
-    """A feature's standing from its entries (oldest first); None without entries.
-
-    The tier is read in the latest release's vocabulary (Beta carried into 2.8 reads
-    API-Unstable), and `since` goes back over every stated tier that reads the same in it.
-    """
-    if not entries:
-        return None
-    latest = site.latest
-    stated = [e for e in entries if e.tier]
-    removed = next((e for e in entries if e.tier == "removed" or e.change == "removed"), None)
-    last = removed.release if removed else latest.version
-    releases = len({e.release for e in entries})
-    if not stated:
-        return Standing(None, entries[0].release, entries[0].release, last, releases)
-    now = tier_at(site.tier_by_id[stated[-1].tier], latest, site.tier_by_id)
-    since = stated[-1].release
-    for e in reversed(stated):
-        if tier_at(site.tier_by_id[e.tier], latest, site.tier_by_id) != now:
-            break
-        since = e.release
-    return Standing(now, since, entries[0].release, last, releases)
-
-
-def feature_standing(site: Site, feature: Feature, backend_id: str | None = None) -> Standing | None:
-    """A feature's standing, or its standing on one backend (its entries naming that backend)."""
+def feature_standing(feature: Feature, backend_id: str | None = None) -> Standing:
+    """A feature's standing, or its standing on one of its backends, as enrich computed it."""
     if backend_id is None:
-        return standing(site, feature.entries)
-    return standing(site, tuple(e for e in feature.entries if backend_id in e.backends))
+        return feature.standing
+    return dict(feature.backend_standings)[backend_id]
 
 
 def _spans(site: Site, first: str, last: str) -> int:
@@ -86,14 +42,23 @@ def _plural(n: int, word: str, many: str = "") -> str:
 
 def feature_description(site: Site, feature: Feature) -> str:
     """'FlexAttention: API-Unstable since 2.5, on CUDA and CPU; in 4 releases from 2.5 to 2.12 (8 releases).'"""
-    s = feature_standing(site, feature)
+    s = feature.standing
     on = f", on {_names(site, feature.backends)}" if feature.backends else ""
     family = f" Part of {feature.family[-1].name}." if feature.family else ""
     span = _spans(site, s.first, s.last)
     return (
-        f"{feature.title}: {s.words}{on}. Announced in {_plural(s.releases, 'PyTorch release')}, "
+        f"{feature.title}: {s.words}{on}{_ending(feature)}. Announced in {_plural(s.releases, 'PyTorch release')}, "
         f"spanning {_plural(span, 'release')} from {s.first} to {s.last}.{family}"
     )
+
+
+def _ending(feature: Feature) -> str:
+    """'; deprecated in 2.8; part removed in 2.11 …' for a feature that ends but is not removed."""
+    e = feature.ending
+    if e is None or e.removed_in:
+        return ""
+    words = e.words
+    return "; " + words[0].lower() + words[1:]
 
 
 def family_description(site: Site, family) -> str:
@@ -101,7 +66,7 @@ def family_description(site: Site, family) -> str:
     node = family.node
     own = ""
     if family.feature is not None:
-        own = f" {node.name} itself: {feature_standing(site, family.feature).words}."
+        own = f" {node.name} itself: {family.feature.standing.words}{_ending(family.feature)}."
     if not family.by_release:
         return f"{node.name}: a family of {_plural(family.members, 'feature')} in PyTorch 2.x.{own}"
     first, last = family.by_release[-1][0].version, family.by_release[0][0].version
@@ -202,7 +167,7 @@ def page_meta(site: Site, page, base: str) -> PageMeta:
         badge = preview = None
         if feature is not None:
             badge = base + urls.badge(feature.id)
-            words = feature_standing(site, feature).words
+            words = feature.standing.words
             preview = (urls.relative(page.url, urls.badge(feature.id)), f"Badge: {feature.title}: {words}")
         block = cite.block(f"{title} ({SITE_NAME})", url, badge, preview)
     return PageMeta(page.description, url, kind, base + urls.CARD, title or SITE_NAME, block, menu)

@@ -21,7 +21,7 @@ import unicodedata
 from collections import defaultdict
 from dataclasses import replace
 
-from . import home, symbols, urls
+from . import facts, home, symbols, urls
 from .errors import ContentError, Problem, did_you_mean
 from .model import (
     CHANGE_LABELS,
@@ -142,12 +142,6 @@ def enrich(content: Content, parts: Parts | None = None) -> Site:
     versions = tuple(r.version for r in releases)
     entries = tuple(r.entries for r in releases)
     catalogue_by_id = {f.id: f for f in catalogue}
-    features = part(
-        "features",
-        (eras, tiers, entries, tuple(r.compatibility for r in releases), catalogue),
-        lambda: _features(eras, tiers, releases, catalogue_by_id),
-    )
-    feature_by_id = {f.id: f for f in features}
     by_pr = part("by_pr", (entries,), lambda: _features_by_pr(releases))
     rules = part("rules", (catalogue,), lambda: area_rules(catalogue))
     change_views = {}
@@ -160,8 +154,14 @@ def enrich(content: Content, parts: Parts | None = None) -> Site:
             functools.partial(_views_of, r.changes, backends, cited, rules),
         )
     views = tuple(change_views.values())
-    ledger = part("ledger", (features, versions, views), lambda: _ledger(features, releases, change_views))
     feature_changes = part("feature_changes", (releases, views), lambda: _feature_changes(releases, change_views))
+    features = part(
+        "features",
+        (eras, tiers, entries, tuple(r.compatibility for r in releases), catalogue, feature_changes),
+        lambda: _features(eras, tiers, releases, catalogue_by_id, feature_changes),
+    )
+    feature_by_id = {f.id: f for f in features}
+    ledger = part("ledger", (features, versions, views), lambda: _ledger(features, releases, change_views))
     families = _families(content, catalogue_by_id, feature_by_id, eras, feature_changes, part)
     story = part(
         "story",
@@ -291,55 +291,37 @@ def _row(feature: Feature, cells: tuple[Cell, ...]) -> MatrixRow:
 
 def _ledger(features: tuple[Feature, ...], releases: tuple[Release, ...], change_views: dict) -> tuple[LedgerRow, ...]:
     """Every deprecation, oldest first: announced feature entries and release-note change records
-    alike. A change record tied to a feature the entries already deprecate is that feature's row;
-    a removal is known from a release's entry or from a later compatibility row that no longer
-    lists what the feature is the support of; an announced removal release that shipped without
-    either makes the row overdue."""
+    alike, each with its one ending (generator.facts). A change record is a row by what it does
+    (facts.ending_kind), not by the section it sits in: a removal with no deprecation before it and
+    a record that ends nothing stay off the ledger. A record tied to a feature the ledger already
+    has, or to a feature whose ending is known, is that feature's."""
     shipped = {r.version for r in releases}
     rows = []
-    deprecated_features = set()
+    ended = {f.id: f for f in features if f.ending is not None}
     for f in features:
         entry = next((e for e in f.entries if e.change == "deprecated" or e.tier == "deprecated"), None)
-        if entry is None:
-            continue
-        deprecated_features.add(f.id)
-        status = _ledger_status(f.removal_planned, f.removed_in, shipped)
-        rows.append(
-            LedgerRow(
-                f.title,
-                urls.feature(f.id),
-                f,
-                entry,
-                None,
-                entry.release,
-                f.removal_planned,
-                f.removed_in,
-                f.removed_by,
-                status,
-            )
-        )
-    for release in releases:
+        if entry is not None:
+            rows.append(LedgerRow(f.title, urls.feature(f.id), f, entry, None, f.ending))
+    counts = facts.symbol_counts(change_views)
+    for i, release in enumerate(releases):
         for view in change_views[release.version]:
             # A deprecation record, or any record that announces a removal release (2.14's
             # `setup.py` shim, a breaking change with a schedule) is a row of its own.
-            if view.group != "deprecations" and not (view.change.removal and view.group):
+            if not (view.change.removal and view.group) and facts.ending_kind(view.change) != "deprecation":
                 continue
-            if deprecated_features.intersection(view.features):
+            if view.group != "deprecations" and not view.change.removal:
                 continue
-            title = view.change.text.strip().split("\n", 1)[0]
+            tied = [ended[fid] for fid in view.features if fid in ended]
+            if tied:
+                if any(f.deprecated_in for f in tied):
+                    continue
+                ending = replace(tied[0].ending, deprecated_in=release.version)
+            else:
+                later = [(r, v) for r in releases[i + 1 :] for v in change_views[r.version]]
+                ending = facts.change_ending(release, view, later, counts, shipped)
+            title = facts.record_line(view.change.text)
             rows.append(
-                LedgerRow(
-                    title,
-                    urls.at(urls.release(release.version), view.anchor),
-                    None,
-                    None,
-                    view,
-                    release.version,
-                    view.change.removal,
-                    None,
-                    "",
-                    _ledger_status(view.change.removal, None, shipped),
-                )
+                LedgerRow(title, urls.at(urls.release(release.version), view.anchor), None, None, view, ending)
             )
     rows.sort(key=lambda r: (version_key(r.deprecated_in), r.title.casefold()))
     return tuple(rows)
@@ -360,14 +342,6 @@ def _earlier_removals(releases: tuple[Release, ...], change_views: dict) -> tupl
     )
 
 
-def _ledger_status(removal: str | None, removed_in: str | None, shipped: set) -> str:
-    if removed_in:
-        return "removed"
-    if removal and removal in shipped:
-        return "overdue"
-    return "due" if removal else "deprecated"
-
-
 def support_removed(node: CatalogueFeature, releases: tuple[Release, ...], since: str) -> str | None:
     """The first release from `since` on whose compatibility row no longer lists what the feature is
     the support of (Python 3.7, CUDA 11.6 ...): from then on it is removed, whatever entries say."""
@@ -383,46 +357,6 @@ def support_removed(node: CatalogueFeature, releases: tuple[Release, ...], since
         elif release.compatibility is not None and not release.compatibility.lists(field, value):
             return release.version
     return None
-
-
-def tier_today(feature_cells: tuple[Cell, ...], entries: tuple[Entry, ...]) -> tuple[str | None, str | None]:
-    """(tier id in force in the latest release under its vocabulary, the release from which it has
-    been in force under that name): Beta announced in 2.6 reads API-Unstable since 2.8."""
-    last = feature_cells[-1] if feature_cells else None
-    if last is None or last.tier is None or last.css.startswith("gone"):
-        return None, None
-    since = last.release
-    for cell in reversed(feature_cells):
-        if cell.tier != last.tier:
-            break
-        since = cell.release
-    return last.tier, since
-
-
-def _announced_in(stated: list[Entry]) -> str | None:
-    """The release that first announced the feature's latest stated tier (restatements since
-    then do not move it)."""
-    if not stated:
-        return None
-    first = stated[-1]
-    for e in reversed(stated):
-        if e.tier != first.tier:
-            break
-        first = e
-    return first.release
-
-
-def backend_entries(entries: tuple[Entry, ...], backend: str) -> tuple[Entry, ...]:
-    """A feature's entries as one backend sees them: those naming the backend and those naming
-    none (device-agnostic), an entry stating no tier keeping the feature's tier in force."""
-    out, in_force = [], None
-    for e in entries:
-        if e.tier:
-            in_force = e.tier
-        if e.backends and backend not in e.backends:
-            continue
-        out.append(e if e.tier or in_force is None else replace(e, tier=in_force))
-    return tuple(out)
 
 
 Eras = tuple[tuple[str, str], ...]
@@ -474,6 +408,8 @@ def _cells(entries: tuple[Entry, ...], eras: Eras, tiers: tuple[Tier, ...], pad:
         if entry is not None:
             if entry.tier:
                 carried = tier_by_id[entry.tier]
+            elif entry.change == "removed":  # the notes' word: removed, whatever tier it last had
+                carried = tier_by_id["removed"]
             # The tier slot holds a tier (stated, or carried from an earlier entry); what the
             # release did to the feature ("Improved") is the cell's change, shown beside it.
             shown = tier_in(carried, vocabulary, tier_by_id)
@@ -616,33 +552,34 @@ def _family(
 
 
 def _features(
-    eras: Eras, tiers: tuple[Tier, ...], releases: tuple[Release, ...], catalogue_by_id: dict
+    eras: Eras, tiers: tuple[Tier, ...], releases: tuple[Release, ...], catalogue_by_id: dict, feature_changes: dict
 ) -> tuple[Feature, ...]:
     grouped: dict[str, list[Entry]] = defaultdict(list)
     for release in releases:
         for entry in release.entries:
             grouped[entry.id].append(entry)
+    tier_by_id = {t.id: t for t in tiers}
+    shipped = {r.version for r in releases}
+    latest = releases[-1].version
     features = []
     for fid in sorted(grouped):
         entries = tuple(grouped[fid])
-        stated = [e for e in entries if e.tier]
-        deprecated = next((e for e in entries if e.change == "deprecated" or e.tier == "deprecated"), None)
-        removed = next((e for e in entries if e.change == "removed" or e.tier == "removed"), None)
-        planned = next((e.removal for e in reversed(entries) if e.removal), None)
-        cells = _cells(entries, eras, tiers, False)
-        backends = tuple(sorted({b for e in entries for b in e.backends}))
-        strips = tuple((b, _cells(backend_entries(entries, b), eras, tiers, False)) for b in backends)
-        differs = (
-            any([c.label for c in s] != [c.label for c in cells][-len(s) :] for _, s in strips) and len(backends) > 1
-        )
         node = catalogue_by_id[fid]
+        deprecated = next((e for e in entries if e.change == "deprecated" or e.tier == "deprecated"), None)
         by_support = support_removed(node, releases, deprecated.release if deprecated else entries[0].release)
-        if removed is not None and by_support is not None and version_key(by_support) < version_key(removed.release):
-            removed = None  # the compatibility rows say it went first
-        ended = by_support if removed is None else None
+        how = ("last" if node.support[0] == "last" else "compatibility") if by_support else ""
+        ending = facts.feature_ending(
+            entries, (by_support, how) if by_support else None, feature_changes.get(fid, ()), shipped
+        )
+        ended = ending.removed_in if ending and ending.removed_by in ("compatibility", "last") else None
         cells = _strip(entries, eras, tiers, False, ended)
-        strips = tuple((b, _strip(backend_entries(entries, b), eras, tiers, False, ended)) for b, _ in strips)
-        today, since = tier_today(_cells(entries, eras, tiers, False), entries)
+        backends = tuple(sorted({b for e in entries for b in e.backends}))
+        strips = tuple((b, _strip(facts.backend_entries(entries, b), eras, tiers, False, ended)) for b in backends)
+        labels = [c.label for c in _cells(entries, eras, tiers, False)]
+        differs = len(backends) > 1 and any(
+            [c.label for c in _cells(facts.backend_entries(entries, b), eras, tiers, False)] != labels[-len(s) :]
+            for b, s in strips
+        )
         features.append(
             Feature(
                 id=fid,
@@ -655,18 +592,17 @@ def _features(
                 prs=tuple(sorted({p for e in entries for p in e.prs})),
                 contributors=tuple(sorted({c for e in entries for c in e.contributors}, key=str.casefold)),
                 first=entries[0].release,
-                tier_now=stated[-1].tier if stated else None,
-                deprecated_in=deprecated.release if deprecated else None,
-                removal_planned=planned,
-                removed_in=removed.release if removed else by_support,
-                removed_by="entry"
-                if removed
-                else ("last" if node.support[0] == "last" else "compatibility")
-                if by_support
-                else "",
-                tier_today=today,
-                tier_since=since,
-                tier_announced_in=_announced_in(stated),
+                standing=facts.standing(cells, entries, tier_by_id, latest, ending and ending.removed_in),
+                ending=ending,
+                backend_standings=tuple(
+                    (
+                        b,
+                        facts.standing(
+                            s, tuple(e for e in entries if b in e.backends), tier_by_id, latest, ending and ending.removed_in
+                        ),
+                    )
+                    for b, s in strips
+                ),
                 backend_cells=strips if differs else (),
                 about=node.about,
                 docs=node.docs,
@@ -688,7 +624,7 @@ def _backend_matrix(backend: str, features: tuple[Feature, ...], eras: Eras, tie
     """A backend's timeline: a row per feature with an entry naming the backend."""
     rows = []
     for feature in features:
-        mine = tuple(e for e in feature.entries if backend in e.backends)
+        mine = facts.backend_entries(feature.entries, backend)  # its lifecycle there, as its badge states it
         if mine:
             rows.append(_row(feature, _strip(mine, eras, tiers, True, gone_after(feature))))
     rows.sort(key=lambda r: (_first_index(r), r.feature.title.casefold()))

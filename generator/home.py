@@ -90,7 +90,14 @@ def due(ledger: tuple[LedgerRow, ...], versions: tuple[str, ...]) -> tuple[DueIt
     """What is on its way out: the ledger's rows not yet removed (the home page lists nothing the
     ledger does not)."""
     items = [
-        DueItem(row.title, row.url, row.deprecated_in, row.removal_planned, DUE_STATUS[row.status])
+        DueItem(
+            row.title,
+            row.url,
+            row.deprecated_in,
+            row.removal_planned,
+            DUE_STATUS[row.status],
+            row.ending.part_removed_in,
+        )
         for row in ledger
         if row.status != "removed"
     ]

@@ -22,7 +22,7 @@ from __future__ import annotations
 import functools
 from pathlib import Path
 
-from . import urls
+from . import facts, urls
 from .errors import Problem
 from .model import DUE_STATUS, NO_TIER, Release, Site, version_key
 
@@ -103,6 +103,8 @@ def ledger_complete(site: Site, where: _Where) -> list[Problem]:
         for view in _views(site, release):
             if view.group != "deprecations" or deprecated_features.intersection(view.features):
                 continue
+            if facts.ending_kind(view.change) != "deprecation":  # a removal, or no ending: off the ledger
+                continue
             if urls.at(urls.release(release.version), view.anchor) not in rows:
                 out.append(
                     where.change(
@@ -121,7 +123,7 @@ def ledger_in_guide(site: Site, where: _Where) -> list[Problem]:
     for row in site.ledger:
         # A change record is listed by its own step (a scheduled removal may be a breaking change).
         checks = [(row.deprecated_in, row.change.group if row.change is not None else "deprecations")]
-        if row.removed_by == "entry":
+        if row.removed_by == "entry" and row.feature is not None:
             checks.append((row.removed_in, "removals"))
         for version, step in checks:
             release = by_version[version]
@@ -191,7 +193,7 @@ def support_follows_compatibility(site: Site, where: _Where) -> list[Problem]:
                 )
         if gone is None:
             continue
-        if feature.removed_in is None or version_key(feature.removed_in) > version_key(gone):
+        if feature.removed_in is None:  # the notes' word, where they give one, says when it went
             out.append(
                 where.catalogue(
                     node,
@@ -270,12 +272,13 @@ def tiers_agree(site: Site, where: _Where) -> list[Problem]:
     for feature in site.features:
         last = feature.cells[-1] if feature.cells else None
         shown = last.tier if last is not None and not last.css.startswith("gone") else None
-        if feature.removed_in is None and shown != feature.tier_today:
+        today = feature.standing.tier.id if feature.standing.tier else None
+        if feature.removed_in is None and shown != today:
             out.append(
                 where.page(
                     site,
                     urls.feature(feature.id),
-                    f"the header says tier '{feature.tier_today}', the lifecycle shows '{shown}' in {last.release if last else '—'}",
+                    f"the header says tier '{today}', the lifecycle shows '{shown}' in {last.release if last else '—'}",
                     feature_id=feature.id,
                 )
             )

@@ -334,6 +334,72 @@ class Cell:
 
 
 @dataclass(frozen=True)
+class Standing:
+    """Where a feature, or a feature on one backend, stands in the latest release: the one statement
+    its page, badge, API record, link preview and search record all make (README "What the Atlas
+    states"). Computed once, in enrich, from the lifecycle strip the page shows."""
+
+    tier: Tier | None  # its tier now, in the latest release's vocabulary; None when no entry states one
+    since: str  # the first release of the strip's last run under that tier's name (its first release when untiered)
+    first: str  # its first release (on a backend: the first entry naming the backend)
+    last: str  # the newest release, or the one that removed it
+    releases: int  # releases whose entries announce it
+    announced: Tier | None = None  # the latest tier an entry stated, in the words of its release
+    announced_in: str | None = None  # the release that first stated `announced` (restatements do not move it)
+
+    @property
+    def words(self) -> str:
+        """'API-Unstable since 2.8', 'Removed in 2.9', 'No tier stated since 2.3'."""
+        if self.tier is None:
+            return f"No tier stated since {self.since}"
+        if self.tier.id == "removed":
+            return f"Removed in {self.since}"
+        return f"{self.tier.name} since {self.since}"
+
+    @property
+    def announced_words(self) -> str:
+        """'announced as Beta in 2.0', '' when no entry stated a tier."""
+        if self.announced is None:
+            return ""
+        return f"announced as {self.announced.name} in {self.announced_in}"
+
+    @property
+    def renamed(self) -> bool:
+        """Whether the tier as announced reads differently today (Beta announced in 2.6 is API-Unstable)."""
+        return self.announced is not None and self.tier is not None and self.announced.id != self.tier.id
+
+
+@dataclass(frozen=True)
+class Ending:
+    """How a deprecated feature or API ends: the one statement the ledger, the home page, the feature
+    page, the API and search make of it (README "What the Atlas states")."""
+
+    deprecated_in: str | None
+    removal_planned: str | None  # the release a source announced for its removal
+    removed_in: str | None  # the notes' word (an entry or change removing it), else the first release whose compatibility row drops it
+    removed_by: str = ""  # "entry", "change", "compatibility", "last" (a source names the last release), ""
+    part_removed_in: str | None = None  # a later change removed part of it (2.11 removed PT2E from torch.ao.quantization)
+    evidence: str = ""  # site-relative URL of the change that removed it or part of it, where a change did
+    status: str = "deprecated"  # "removed", "part-removed", "overdue", "due", "deprecated"
+
+    @property
+    def words(self) -> str:
+        """'Removed in 2.13', 'Deprecated in 2.8; part removed in 2.11', 'Deprecated in 2.12; removal due in 2.14'."""
+        if self.removed_by == "change" and self.removal_planned:
+            return f"Carried out in {self.removed_in}"
+        if self.removed_in:
+            return f"Removed in {self.removed_in}"
+        said = f"Deprecated in {self.deprecated_in}" if self.deprecated_in else "Deprecated"
+        if self.part_removed_in:
+            said += f"; part removed in {self.part_removed_in}"
+        if self.status == "overdue":
+            return said + f"; removal announced for {self.removal_planned}, which shipped without it"
+        if self.removal_planned:
+            return said + f"; removal due in {self.removal_planned}"
+        return said
+
+
+@dataclass(frozen=True)
 class Feature:
     """A feature across releases: its lifecycle."""
 
@@ -347,18 +413,29 @@ class Feature:
     prs: tuple[int, ...]
     contributors: tuple[str, ...]
     first: str  # release of the first entry
-    tier_now: str | None  # latest known tier
-    deprecated_in: str | None
-    removal_planned: str | None
-    removed_in: str | None
+    standing: Standing  # its tier now and since when (the one home of that fact)
+    ending: Ending | None = None  # how it ends, when an entry deprecates or removes it or its support left the matrix
+    backend_standings: tuple = ()  # ((backend id, Standing), ...) for each of `backends`
     backend_cells: tuple = ()  # ((backend id, cells), ...) only when some backend's strip differs
     about: str = ""  # from the catalogue: what it is, in our words
     docs: str | None = None  # official documentation
     family: tuple = ()  # its ancestors in the catalogue (model.CatalogueFeature), root first
-    removed_by: str = ""  # "entry", "compatibility" (a later compatibility row no longer lists it), "last" (catalogue support.last), ""
-    tier_today: str | None = None  # the tier in force in the latest release, in that release's vocabulary
-    tier_since: str | None = None  # the release from which tier_today has been in force under that name
-    tier_announced_in: str | None = None  # the release whose entry last stated a tier (tier_now)
+
+    @property
+    def deprecated_in(self) -> str | None:
+        return self.ending.deprecated_in if self.ending else None
+
+    @property
+    def removal_planned(self) -> str | None:
+        return self.ending.removal_planned if self.ending else None
+
+    @property
+    def removed_in(self) -> str | None:
+        return self.ending.removed_in if self.ending else None
+
+    @property
+    def removed_by(self) -> str:
+        return self.ending.removed_by if self.ending else ""
 
 
 @dataclass(frozen=True)
@@ -558,11 +635,27 @@ class LedgerRow:
     feature: Feature | None  # the deprecated feature (announced entries), None for a change record
     entry: Entry | None  # the deprecation entry
     change: ChangeView | None  # the deprecation change record (when no feature entry tells it)
-    deprecated_in: str
-    removal_planned: str | None
-    removed_in: str | None
-    removed_by: str  # "entry" (a release announced it), "compatibility" (a later row no longer lists it), "last" (a source names the last release), ""
-    status: str  # "removed", "overdue" (announced removal release shipped without it), "due", "deprecated"
+    ending: Ending
+
+    @property
+    def deprecated_in(self) -> str:
+        return self.ending.deprecated_in
+
+    @property
+    def removal_planned(self) -> str | None:
+        return self.ending.removal_planned
+
+    @property
+    def removed_in(self) -> str | None:
+        return self.ending.removed_in
+
+    @property
+    def removed_by(self) -> str:
+        return self.ending.removed_by
+
+    @property
+    def status(self) -> str:
+        return self.ending.status
 
     @property
     def overdue(self) -> bool:
@@ -649,6 +742,7 @@ class DueItem:
     deprecated_in: str
     removal: str | None  # release announced for its removal
     status: str  # "due" (removal release not out yet), "overdue" (out, not removed), "undated"
+    part_removed_in: str | None = None  # the ledger row's Ending: a later change removed part of it
 
 
 DUE_STATUS = {"due": "due", "overdue": "overdue", "deprecated": "undated"}

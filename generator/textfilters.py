@@ -75,8 +75,9 @@ def record(value) -> Markup:
     return rich(_LINK.sub(r"\1", " ".join(line for line in lines if line)))
 
 
-_EDITORS = re.compile(r"\s*_\(from miscategorized\)_")
-"""A mark the release-notes editors left on lines they moved between sections."""
+_EDITORS = re.compile(r"\s*_\(from miscategorized\)_|\s*<br\s*/?>", re.IGNORECASE)
+"""Marks the release-notes editors left that are not what changed: on lines they moved between
+sections, and HTML line breaks (2.5's "(#134877)<br>"), which would reach the page as text."""
 
 _LINK = re.compile(r"\[([^\[\]\n]+)\]\([^()\s]+\)")
 

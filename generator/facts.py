@@ -1,0 +1,191 @@
+"""The statements the Atlas makes, each computed once: a feature's standing (overall and per
+backend) and how a deprecated feature or API ends.
+
+Every surface reads these: the feature page's fact line, its lifecycle strip, family and feature
+indexes, backend matrices, badges, the JSON API, link previews, search records, the home page,
+the ledger and the upgrade guide. The rules are the README's "What the Atlas states":
+
+- A standing is the tier the latest release's strip cell shows, in today's vocabulary, and the
+  first release of the strip's last run under that name. The strip shows each release in its own
+  vocabulary, so a reader who reads "since 2.8" finds "Unstable" from 2.8 on and the announced
+  "Prototype" before it; the tier as announced (and when) is kept beside it.
+- On a backend, the lifecycle starts at the first entry naming the backend; from then on an entry
+  naming no backend counts for it too, and an entry stating no tier keeps the feature's tier.
+- An ending: deprecated in (an entry or change deprecating it), removal announced for, removed in
+  (the notes' word, an entry or a later change, else the first release whose compatibility row
+  drops the support), and a part removed where a later change took part of it away.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+from . import symbols, urls
+from .model import Cell, ChangeView, Entry, Ending, Release, Standing, Tier, version_key
+
+ENDING_VERBS = {
+    "removal": re.compile(r"^(remove[sd]?|removing|delete[sd]?|drop(?:ped|s)?)\b"),
+    "deprecation": re.compile(
+        r"deprecat|will be removed|will error|will raise|future release|futurewarning|\bwarn|instead of"
+    ),
+    "removed": re.compile(r"\b(has been removed|is removed|are removed|no longer supported|removed)\b"),
+}
+
+
+def record_line(text: str) -> str:
+    """A change's record line (the first line the notes write), as plain words."""
+    line = text.strip().split("\n", 1)[0]
+    return re.sub(r"^[\s#*\-]+", "", line).strip()
+
+
+def ending_kind(change) -> str | None:
+    """What a change does to what it names: "removal", "deprecation", or None (not an ending),
+    read from its record line's own words (not from the section the notes filed it under)."""
+    line = record_line(change.text).casefold().replace("`", "")
+    if ENDING_VERBS["removal"].search(line):
+        return "removal"
+    if ENDING_VERBS["deprecation"].search(line):
+        return "deprecation"
+    if ENDING_VERBS["removed"].search(line):
+        return "removal"
+    return None
+
+
+def standing(
+    cells: tuple[Cell, ...], entries: tuple[Entry, ...], tier_by_id: dict, latest: str, removed_in: str | None = None
+) -> Standing:
+    """The standing a lifecycle strip (`cells`, runs merged) and its entries (oldest first) state;
+    `removed_in`, the feature's removal (its Ending), ends it on every backend alike."""
+    first = cells[0].release if cells else entries[0].release
+    releases = len({e.release for e in entries})
+    stated = [e for e in entries if e.tier]
+    announced = tier_by_id[stated[-1].tier] if stated else None
+    announced_in = _announced_in(stated)
+    removed = next((c for c in cells if c.tier == "removed" or c.css.startswith("gone")), None)
+    if removed is not None or removed_in:
+        gone = removed_in or removed.release
+        return Standing(tier_by_id["removed"], gone, first, gone, releases, announced, announced_in)
+    last = cells[-1] if cells else None
+    if last is None or last.tier is None:
+        return Standing(None, first, first, latest, releases, announced, announced_in)
+    since = last.release
+    for cell in reversed(cells):
+        if cell.tier != last.tier:
+            break
+        since = cell.release
+    return Standing(tier_by_id[last.tier], since, first, latest, releases, announced, announced_in)
+
+
+def _announced_in(stated: list[Entry]) -> str | None:
+    """The release that first announced the latest stated tier (restatements do not move it)."""
+    if not stated:
+        return None
+    first = stated[-1]
+    for e in reversed(stated):
+        if e.tier != first.tier:
+            break
+        first = e
+    return first.release
+
+
+def backend_entries(entries: tuple[Entry, ...], backend: str) -> tuple[Entry, ...]:
+    """A feature's entries as one backend sees them, from the first entry naming it: those naming
+    it and those naming none, an entry stating no tier keeping the feature's tier in force."""
+    out, in_force, started = [], None, False
+    for e in entries:
+        if e.tier:
+            in_force = e.tier
+        started = started or backend in e.backends
+        ends = e.change == "removed" or e.tier == "removed"  # a removal ends it everywhere
+        if not started or (e.backends and backend not in e.backends and not ends):
+            continue
+        out.append(e if e.tier or in_force is None else _with_tier(e, in_force))
+    return tuple(out)
+
+
+def _with_tier(entry: Entry, tier: str) -> Entry:
+    from dataclasses import replace
+
+    return replace(entry, tier=tier)
+
+
+def feature_ending(
+    entries: tuple[Entry, ...],
+    removed_by_support: tuple[str, str] | None,
+    tied: tuple[tuple[Release, ChangeView], ...],
+    shipped: set[str],
+) -> Ending | None:
+    """How a feature ends, or None: its deprecating entry, the removal release announced, its removal
+    (an entry removing it, else the compatibility rows: `removed_by_support` = (release, how)), and
+    the earliest later change tied to it that removes part of it (`tied`: its changes, newest first)."""
+    deprecated = next((e for e in entries if e.change == "deprecated" or e.tier == "deprecated"), None)
+    removed = next((e for e in entries if e.change == "removed" or e.tier == "removed"), None)
+    planned = next((e.removal for e in reversed(entries) if e.removal), None)
+    if deprecated is None and removed is None and removed_by_support is None:
+        return None
+    since = deprecated.release if deprecated else entries[0].release
+    part = next(
+        (
+            (r.version, urls.at(urls.release(r.version), v.anchor))
+            for r, v in reversed(tied)
+            if version_key(r.version) > version_key(since) and ending_kind(v.change) == "removal"
+        ),
+        None,
+    )
+    if removed is not None:
+        removed_in, how = removed.release, "entry"
+    elif removed_by_support is not None:
+        removed_in, how = removed_by_support
+    else:
+        removed_in, how = None, ""
+    return Ending(
+        deprecated.release if deprecated else None,
+        planned,
+        removed_in,
+        how,
+        part[0] if part and not removed_in else None,
+        part[1] if part and not removed_in else "",
+        status(planned, removed_in, shipped),
+    )
+
+
+def status(planned: str | None, removed_in: str | None, shipped: set[str]) -> str:
+    """"removed", "overdue" (the announced removal release shipped without it), "due" or "deprecated"."""
+    if removed_in:
+        return "removed"
+    if planned and planned in shipped:
+        return "overdue"
+    return "due" if planned else "deprecated"
+
+
+def symbol_counts(change_views: dict) -> Counter:
+    """How many changes name each symbol: a name on few lines is about one thing, a name on every
+    other line (`torch.compile`) says nothing."""
+    return Counter(s for views in change_views.values() for v in views for s in set(v.symbols))
+
+
+def change_ending(
+    release: Release, view: ChangeView, later: list[tuple[Release, ChangeView]], counts: Counter, shipped: set
+) -> Ending:
+    """How a deprecation change record ends, checked against later releases' changes that name what
+    its record line names: a later removal naming one of its rare names (on at most three changes)
+    removed it; from the announced removal release on, a change naming one of its names (on at most
+    twenty) carried the announcement out (2.12's `fullgraph=True` warning, an error in 2.13).
+    Else due, overdue or still deprecated."""
+    planned = view.change.removal
+    named = {s for s in symbols.of_text(record_line(view.change.text)) if counts[s] <= 20}
+    for r, v in later:
+        shared = named.intersection(v.symbols)
+        if not shared:
+            continue
+        evidence = urls.at(urls.release(r.version), v.anchor)
+        if ending_kind(v.change) == "removal" and any(counts[s] <= 3 for s in shared):
+            return Ending(release.version, planned, r.version, "change", None, evidence, "removed")
+        if planned and version_key(r.version) >= version_key(planned):
+            return Ending(release.version, planned, r.version, "change", None, evidence, "removed")
+    return Ending(release.version, planned, None, "", None, "", status(planned, None, shipped))
+
+
+def tier_words(tier: Tier | None) -> str:
+    return tier.name if tier else "No tier"
