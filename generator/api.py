@@ -222,33 +222,37 @@ def _feature(f: Feature, standings: tuple, base: str) -> bytes:
     """One feature for a wiki macro: its standing overall and per backend (`standings`: overall,
     then one per backend of `f.backends`), and its tiers by release."""
     overall, *per_backend = standings
-    data = {
-        "id": f.id,
-        "title": f.title,
-        "area": f.area,
-        "aliases": list(f.aliases),
-        "family": [node.id for node in f.family],
-        "parent": f.family[-1].id if f.family else None,
-        "first": f.first,
-        "url": base + urls.feature(f.id),
-        "badge": base + urls.badge(f.id),
-        "api": base + urls.api_feature(f.id),
-        "backends": {
-            b: _standing(s) | {"badge": base + urls.badge(f.id, b), "url": base + urls.backend(b)}
-            for b, s in zip(f.backends, per_backend, strict=True)
-        },
-        "lifecycle": [
-            {
-                "release": e.release,
-                "tier": e.tier,
-                "change": e.change,
-                "backends": list(e.backends),
-                "title": e.title,
-                "url": base + urls.at(urls.release(e.release), urls.entry_anchor(e.id)),
-            }
-            for e in f.entries
-        ],
-    } | _standing(overall) | _ending(f)
+    data = (
+        {
+            "id": f.id,
+            "title": f.title,
+            "area": f.area,
+            "aliases": list(f.aliases),
+            "family": [node.id for node in f.family],
+            "parent": f.family[-1].id if f.family else None,
+            "first": f.first,
+            "url": base + urls.feature(f.id),
+            "badge": base + urls.badge(f.id),
+            "api": base + urls.api_feature(f.id),
+            "backends": {
+                b: _standing(s) | {"badge": base + urls.badge(f.id, b), "url": base + urls.backend(b)}
+                for b, s in zip(f.backends, per_backend, strict=True)
+            },
+            "lifecycle": [
+                {
+                    "release": e.release,
+                    "tier": e.tier,
+                    "change": e.change,
+                    "backends": list(e.backends),
+                    "title": e.title,
+                    "url": base + urls.at(urls.release(e.release), urls.entry_anchor(e.id)),
+                }
+                for e in f.entries
+            ],
+        }
+        | _standing(overall)
+        | _ending(f)
+    )
     return _dump(data)
 
 

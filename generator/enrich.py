@@ -320,9 +320,7 @@ def _ledger(features: tuple[Feature, ...], releases: tuple[Release, ...], change
                 later = [(r, v) for r in releases[i + 1 :] for v in change_views[r.version]]
                 ending = facts.change_ending(release, view, later, counts, shipped)
             title = facts.record_line(view.change.text)
-            rows.append(
-                LedgerRow(title, urls.at(urls.release(release.version), view.anchor), None, None, view, ending)
-            )
+            rows.append(LedgerRow(title, urls.at(urls.release(release.version), view.anchor), None, None, view, ending))
     rows.sort(key=lambda r: (version_key(r.deprecated_in), r.title.casefold()))
     return tuple(rows)
 
@@ -598,7 +596,11 @@ def _features(
                     (
                         b,
                         facts.standing(
-                            s, tuple(e for e in entries if b in e.backends), tier_by_id, latest, ending and ending.removed_in
+                            s,
+                            tuple(e for e in entries if b in e.backends),
+                            tier_by_id,
+                            latest,
+                            ending and ending.removed_in,
                         ),
                     )
                     for b, s in strips

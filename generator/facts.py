@@ -22,7 +22,7 @@ import re
 from collections import Counter
 
 from . import symbols, urls
-from .model import Cell, ChangeView, Entry, Ending, Release, Standing, Tier, version_key
+from .model import Cell, ChangeView, Ending, Entry, Release, Standing, Tier, version_key
 
 ENDING_VERBS = {
     "removal": re.compile(r"^(remove[sd]?|removing|delete[sd]?|drop(?:ped|s)?)\b"),
@@ -151,7 +151,7 @@ def feature_ending(
 
 
 def status(planned: str | None, removed_in: str | None, shipped: set[str]) -> str:
-    """"removed", "overdue" (the announced removal release shipped without it), "due" or "deprecated"."""
+    """ "removed", "overdue" (the announced removal release shipped without it), "due" or "deprecated"."""
     if removed_in:
         return "removed"
     if planned and planned in shipped:

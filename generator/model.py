@@ -376,9 +376,13 @@ class Ending:
 
     deprecated_in: str | None
     removal_planned: str | None  # the release a source announced for its removal
-    removed_in: str | None  # the notes' word (an entry or change removing it), else the first release whose compatibility row drops it
+    removed_in: (
+        str | None
+    )  # the notes' word (an entry or change removing it), else the first release whose compatibility row drops it
     removed_by: str = ""  # "entry", "change", "compatibility", "last" (a source names the last release), ""
-    part_removed_in: str | None = None  # a later change removed part of it (2.11 removed PT2E from torch.ao.quantization)
+    part_removed_in: str | None = (
+        None  # a later change removed part of it (2.11 removed PT2E from torch.ao.quantization)
+    )
     evidence: str = ""  # site-relative URL of the change that removed it or part of it, where a change did
     status: str = "deprecated"  # "removed", "part-removed", "overdue", "due", "deprecated"
 
