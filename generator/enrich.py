@@ -281,6 +281,7 @@ def _release_view(release: Release, content: Content, changes: tuple[ChangeView,
         people=tuple(sorted({n for e in entries for n in e.contributors}, key=str.casefold)),
         sections=_sections(changes),
         upgrade=_upgrade(release, changes),
+        bc_split=_bc_split(changes),
         known_issues=tuple(v for v in changes if v.group == "known-issues"),
     )
 
@@ -363,12 +364,20 @@ Eras = tuple[tuple[str, str], ...]
 
 @functools.lru_cache(maxsize=1 << 16)
 def _strip(
-    entries: tuple[Entry, ...], eras: Eras, tiers: tuple[Tier, ...], pad: bool, gone_after: str | None = None
+    entries: tuple[Entry, ...],
+    eras: Eras,
+    tiers: tuple[Tier, ...],
+    pad: bool,
+    gone_after: str | None = None,
+    backend: str | None = None,
 ) -> tuple[Cell, ...]:
     """_cells merged into runs, memoised: live preview recomputes only the strips an edit touched.
     With gone_after (a removal the compatibility rows tell, not an entry), releases from it on that
-    do not mention the feature are gone instead of carrying its last tier."""
+    do not mention the feature are gone instead of carrying its last tier. With backend, the strip
+    as that backend sees it (facts.on_backend)."""
     cells = _cells(entries, eras, tiers, pad)
+    if backend is not None:
+        cells = facts.on_backend(cells, backend, pad)
     if gone_after is not None:
         after = version_key(gone_after)
         cells = tuple(
@@ -572,12 +581,9 @@ def _features(
         ended = ending.removed_in if ending and ending.removed_by in ("compatibility", "last") else None
         cells = _strip(entries, eras, tiers, False, ended)
         backends = tuple(sorted({b for e in entries for b in e.backends}))
-        strips = tuple((b, _strip(facts.backend_entries(entries, b), eras, tiers, False, ended)) for b in backends)
-        labels = [c.label for c in _cells(entries, eras, tiers, False)]
-        differs = len(backends) > 1 and any(
-            [c.label for c in _cells(facts.backend_entries(entries, b), eras, tiers, False)] != labels[-len(s) :]
-            for b, s in strips
-        )
+        strips = tuple((b, _strip(entries, eras, tiers, False, ended, b)) for b in backends)
+        labels = [(c.release, c.label) for c in _runs(cells)]
+        differs = len(backends) > 1 and any([(c.release, c.label) for c in s] != labels[-len(s) :] for _, s in strips)
         features.append(
             Feature(
                 id=fid,
@@ -626,9 +632,8 @@ def _backend_matrix(backend: str, features: tuple[Feature, ...], eras: Eras, tie
     """A backend's timeline: a row per feature with an entry naming the backend."""
     rows = []
     for feature in features:
-        mine = facts.backend_entries(feature.entries, backend)  # its lifecycle there, as its badge states it
-        if mine:
-            rows.append(_row(feature, _strip(mine, eras, tiers, True, gone_after(feature))))
+        if backend in feature.backends:  # its lifecycle there, as its badge states it
+            rows.append(_row(feature, _strip(feature.entries, eras, tiers, True, gone_after(feature), backend)))
     rows.sort(key=lambda r: (_first_index(r), r.feature.title.casefold()))
     return Matrix(tuple(v for v, _ in eras), tuple(rows))
 
@@ -851,8 +856,12 @@ def upgrade_group(change: Change) -> str:
     if change.section == "tracked-regressions":
         return "known-issues"
     if change.section == "deprecations":
-        return "deprecations"
-    if change.section != "bc-breaking" and (change.kind is None or change.kind in QUIET_KINDS):
+        # Filed by what it does: a removal the notes list as a deprecation is a removal, and a
+        # record that ends nothing goes where its kind puts it.
+        said = facts.ending_kind(change)
+        if said is not None or change.kind is None or change.kind in QUIET_KINDS:
+            return "removals" if said == "removal" else "deprecations"
+    if change.section not in ("bc-breaking", "deprecations") and (change.kind is None or change.kind in QUIET_KINDS):
         return ""
     if change.kind in ("default-change", "behaviour-change", "numerics"):
         return "defaults"
@@ -875,6 +884,17 @@ def _upgrade(release: Release, views: tuple[ChangeView, ...]) -> tuple[UpgradeGr
         if mine or entries:
             out.append(UpgradeGroup(group_id, title, tuple(mine), entries))
     return tuple(out)
+
+
+def _bc_split(views: tuple[ChangeView, ...]) -> tuple[tuple[str, int], ...]:
+    """Where the notes' backwards-incompatible changes went in the upgrade steps, by what each does:
+    (step title, how many), in step order; "" titles those an upgrade need not act on."""
+    titles = dict(UPGRADE_GROUPS)
+    counts = defaultdict(int)
+    for v in views:
+        if v.change.section == "bc-breaking":
+            counts[v.group] += 1
+    return tuple((titles.get(g, ""), counts[g]) for g in (*titles, "") if counts.get(g))
 
 
 def entry_group(entry: Entry) -> str:

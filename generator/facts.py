@@ -89,25 +89,22 @@ def _announced_in(stated: list[Entry]) -> str | None:
     return first.release
 
 
-def backend_entries(entries: tuple[Entry, ...], backend: str) -> tuple[Entry, ...]:
-    """A feature's entries as one backend sees them, from the first entry naming it: those naming
-    it and those naming none, an entry stating no tier keeping the feature's tier in force."""
-    out, in_force, started = [], None, False
-    for e in entries:
-        if e.tier:
-            in_force = e.tier
-        started = started or backend in e.backends
-        ends = e.change == "removed" or e.tier == "removed"  # a removal ends it everywhere
-        if not started or (e.backends and backend not in e.backends and not ends):
-            continue
-        out.append(e if e.tier or in_force is None else _with_tier(e, in_force))
+def on_backend(cells: tuple[Cell, ...], backend: str, pad: bool) -> tuple[Cell, ...]:
+    """A feature's strip (one cell per release) as one backend sees it: from the first entry naming
+    the backend, with the feature's tier in force in every release; an entry naming only other
+    backends is no entry here (its release carries the tier), one naming none or removing the
+    feature is. Before the backend's first entry: empty cells with `pad`, else none."""
+    start = next((i for i, c in enumerate(cells) if c.entry and backend in c.entry.backends), len(cells))
+    out = [Cell(c.release, None, "", "empty", None) for c in cells[:start]] if pad else []
+    for c in cells[start:]:
+        e = c.entry
+        if e is None or not e.backends or backend in e.backends or e.change == "removed" or e.tier == "removed":
+            out.append(c)
+        elif c.tier:
+            out.append(Cell(c.release, c.tier, c.label, c.css + " carried", None))
+        else:
+            out.append(Cell(c.release, None, "", "empty", None))
     return tuple(out)
-
-
-def _with_tier(entry: Entry, tier: str) -> Entry:
-    from dataclasses import replace
-
-    return replace(entry, tier=tier)
 
 
 def feature_ending(

@@ -20,6 +20,7 @@ A problem names the content file and line when one is at fault, else the page an
 from __future__ import annotations
 
 import functools
+import re
 from pathlib import Path
 
 from . import facts, urls
@@ -37,6 +38,8 @@ def check(site: Site, content_dir: Path | str | None = None) -> list[Problem]:
         support_follows_compatibility,
         home_lists,
         tiers_agree,
+        standings_agree,
+        about_states_facts,
         alternatives,
     ):
         problems.extend(rule(site, where))
@@ -312,6 +315,48 @@ def tiers_agree(site: Site, where: _Where) -> list[Problem]:
                         )
                     )
     return out
+
+
+def standings_agree(site: Site, where: _Where) -> list[Problem]:
+    """One standing and one ending per feature: a removed feature stands removed from its removal
+    release overall and on every backend, and its ledger row states its own ending."""
+    out = []
+    rows = {row.feature.id: row for row in site.ledger if row.feature is not None}
+    for feature in site.features:
+        node = site.catalogue_by_id[feature.id]
+        gone = feature.removed_in
+        for backend, s in (("", feature.standing), *feature.backend_standings):
+            tier = s.tier.id if s.tier else None
+            if gone and (tier != "removed" or s.since != gone):
+                on = f" on {backend}" if backend else ""
+                out.append(
+                    where.catalogue(node, f"{feature.id}: removed in {gone}, but its standing{on} says '{s.words}'")
+                )
+            if not gone and backend and tier != (feature.standing.tier.id if feature.standing.tier else None):
+                out.append(
+                    where.catalogue(
+                        node, f"{feature.id}: '{feature.standing.words}', but on {backend} it says '{s.words}'"
+                    )
+                )
+        row = rows.get(feature.id)
+        if row is not None and row.ending is not feature.ending:
+            out.append(where.catalogue(node, f"{feature.id}: the ledger states another ending than its page"))
+    return out
+
+
+_SITE_HISTORY = re.compile(r"former (address|id)|still leads here|(this page|it) was called", re.IGNORECASE)
+
+
+def about_states_facts(site: Site, where: _Where) -> list[Problem]:
+    """A feature's `about` tells readers what it is, not the site's history: former addresses
+    redirect by themselves (aliases), so "its former address … still leads here" goes."""
+    return [
+        where.catalogue(
+            node, f"{node.id}: about tells the page's history ('{m.group(0)}'); aliases redirect by themselves"
+        )
+        for node in site.content.catalogue
+        if node.about and (m := _SITE_HISTORY.search(node.about))
+    ]
 
 
 def alternatives(site: Site, where: _Where) -> list[Problem]:

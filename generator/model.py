@@ -626,6 +626,9 @@ class ReleaseView:
     sections: tuple[ChangeSection, ...]  # the imported change list, by section and area
     upgrade: tuple[UpgradeGroup, ...]  # upgrading from the previous release, non-empty groups
     known_issues: tuple[ChangeView, ...] = ()  # the notes' tracked regressions: what fails, and the way around
+    bc_split: tuple[
+        tuple[str, int], ...
+    ] = ()  # the notes' backwards-incompatible changes by upgrade step: (step title, count)
 
 
 @dataclass(frozen=True)
