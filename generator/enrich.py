@@ -374,10 +374,8 @@ def _strip(
     """_cells merged into runs, memoised: live preview recomputes only the strips an edit touched.
     With gone_after (a removal the compatibility rows tell, not an entry), releases from it on that
     do not mention the feature are gone instead of carrying its last tier. With backend, the strip
-    as that backend sees it (facts.on_backend)."""
-    cells = _cells(entries, eras, tiers, pad)
-    if backend is not None:
-        cells = facts.on_backend(cells, backend, pad)
+    as that backend sees it (facts.backend_entries)."""
+    cells = _cells(facts.backend_entries(entries, backend) if backend else entries, eras, tiers, pad)
     if gone_after is not None:
         after = version_key(gone_after)
         cells = tuple(

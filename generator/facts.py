@@ -10,7 +10,9 @@ the ledger and the upgrade guide. The rules are the README's "What the Atlas sta
   vocabulary, so a reader who reads "since 2.8" finds "Unstable" from 2.8 on and the announced
   "Prototype" before it; the tier as announced (and when) is kept beside it.
 - On a backend, the lifecycle starts at the first entry naming the backend; from then on an entry
-  naming no backend counts for it too, and an entry stating no tier keeps the feature's tier.
+  naming no backend counts for it too, an entry stating no tier keeps the feature's tier in force,
+  and an entry naming only other backends does not move this backend's tier (a promotion on CUDA
+  alone leaves MPS where it was).
 - An ending: deprecated in (an entry or change deprecating it), removal announced for, removed in
   (the notes' word, an entry or a later change, else the first release whose compatibility row
   drops the support), and a part removed where a later change took part of it away.
@@ -89,22 +91,25 @@ def _announced_in(stated: list[Entry]) -> str | None:
     return first.release
 
 
-def on_backend(cells: tuple[Cell, ...], backend: str, pad: bool) -> tuple[Cell, ...]:
-    """A feature's strip (one cell per release) as one backend sees it: from the first entry naming
-    the backend, with the feature's tier in force in every release; an entry naming only other
-    backends is no entry here (its release carries the tier), one naming none or removing the
-    feature is. Before the backend's first entry: empty cells with `pad`, else none."""
-    start = next((i for i, c in enumerate(cells) if c.entry and backend in c.entry.backends), len(cells))
-    out = [Cell(c.release, None, "", "empty", None) for c in cells[:start]] if pad else []
-    for c in cells[start:]:
-        e = c.entry
-        if e is None or not e.backends or backend in e.backends or e.change == "removed" or e.tier == "removed":
-            out.append(c)
-        elif c.tier:
-            out.append(Cell(c.release, c.tier, c.label, c.css + " carried", None))
-        else:
-            out.append(Cell(c.release, None, "", "empty", None))
+def backend_entries(entries: tuple[Entry, ...], backend: str) -> tuple[Entry, ...]:
+    """A feature's entries as one backend sees them, from the first entry naming it: those naming
+    it and those naming none, an entry stating no tier keeping the feature's tier in force."""
+    out, in_force, started = [], None, False
+    for e in entries:
+        if e.tier:
+            in_force = e.tier
+        started = started or backend in e.backends
+        ends = e.change == "removed" or e.tier == "removed"  # a removal ends it everywhere
+        if not started or (e.backends and backend not in e.backends and not ends):
+            continue
+        out.append(e if e.tier or in_force is None else _with_tier(e, in_force))
     return tuple(out)
+
+
+def _with_tier(entry: Entry, tier: str) -> Entry:
+    from dataclasses import replace
+
+    return replace(entry, tier=tier)
 
 
 def feature_ending(

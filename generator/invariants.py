@@ -318,8 +318,8 @@ def tiers_agree(site: Site, where: _Where) -> list[Problem]:
 
 
 def standings_agree(site: Site, where: _Where) -> list[Problem]:
-    """One standing and one ending per feature: a removed feature stands removed from its removal
-    release overall and on every backend, and its ledger row states its own ending."""
+    """One ending per feature: a removed feature stands removed from its removal release overall and
+    on every backend, and its ledger row states its own ending."""
     out = []
     rows = {row.feature.id: row for row in site.ledger if row.feature is not None}
     for feature in site.features:
@@ -331,12 +331,6 @@ def standings_agree(site: Site, where: _Where) -> list[Problem]:
                 on = f" on {backend}" if backend else ""
                 out.append(
                     where.catalogue(node, f"{feature.id}: removed in {gone}, but its standing{on} says '{s.words}'")
-                )
-            if not gone and backend and tier != (feature.standing.tier.id if feature.standing.tier else None):
-                out.append(
-                    where.catalogue(
-                        node, f"{feature.id}: '{feature.standing.words}', but on {backend} it says '{s.words}'"
-                    )
                 )
         row = rows.get(feature.id)
         if row is not None and row.ending is not feature.ending:
