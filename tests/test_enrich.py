@@ -140,12 +140,12 @@ def test_a_removed_feature_shows_nothing_after_its_removal(content_copy):
 def test_a_feature_summarises_its_entries(site):
     compiler = site.feature_by_id["widget-compiler"]
     assert compiler.first == "2.7"
-    assert compiler.tier_now == "api-stable"
+    assert compiler.standing.words == "API-Stable since 2.8"
     assert compiler.backends == ("cuda", "mps")
     assert compiler.prs == (101, 102, 201)
     assert compiler.contributors == ("Ada Lovelace", "Grace Hopper")
     assert [n.id for n in compiler.family] == ["widgets"]
-    assert site.feature_by_id["mesh"].tier_now is None
+    assert site.feature_by_id["mesh"].standing.tier is None
     assert [(a.id, [f.title for f in fs]) for a, fs in site.features_by_area] == [
         ("compiler", ["Mesh", "Widget compiler"]),
         ("packaging", ["Old wheel"]),

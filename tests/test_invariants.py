@@ -70,10 +70,15 @@ def test_every_python_cuda_and_rocm_version_follows_the_compatibility_matrix(rea
         assert node.support == (m.group(1).lower(), m.group(2), None), node.id
     assert named >= 18
     feature = real.feature_by_id
-    # 12.9 is in the 2.8 row alone; 12.8 left the 2.12 row, the release deprecating it.
-    assert (feature["cuda-12.9-wheel"].removed_in, feature["cuda-12.9-wheel"].removed_by) == ("2.9", "compatibility")
+    # The notes' word first: 2.13 removed the 12.9 builds (only the 2.8 row lists them) and the 12.8
+    # wheels, which left the 2.12 row though a 2.12 change still upgrades their cuDNN.
+    assert (feature["cuda-12.9-wheel"].removed_in, feature["cuda-12.9-wheel"].removed_by) == ("2.13", "entry")
     rows = {row.feature.id: row for row in real.ledger if row.feature is not None}
-    assert (rows["cuda-12.8-wheel"].status, rows["cuda-12.8-wheel"].removed_in) == ("removed", "2.12")
+    assert (rows["cuda-12.8-wheel"].status, rows["cuda-12.8-wheel"].removed_in) == ("removed", "2.13")
+    assert feature["cuda-12.8-wheel"].standing.words == "Removed in 2.13"
+    assert [c.label for c in feature["cuda-12.8-wheel"].cells][-2:] == ["Removed", ""]
+    # A support the matrix drops with no word from the notes is removed there, for every version alike.
+    assert (feature["python-3.7-support"].removed_in, feature["python-3.7-support"].removed_by) == ("2.0", "compatibility")
     # An experimental Python counts as listed: 3.12 in 2.2, 3.13t in 2.6 to 2.8 (and the 2.13 entry).
     assert feature["python-3.12-wheels"].removed_in is None
     assert feature["python-3.13t-support"].removed_in == "2.13"
@@ -107,15 +112,24 @@ def test_flexattention_rows_by_backend_agree_with_its_entries(real):
     flex = real.feature_by_id["flex-attention"]
     for _, cells in flex.backend_cells:
         assert all(c.label != NO_TIER for c in cells)
-    assert (flex.tier_today, flex.tier_since) == ("api-unstable", "2.8")
+    assert flex.standing.words == "API-Unstable since 2.8"
+    assert (flex.standing.announced.id, flex.standing.announced_in) == ("api-unstable", "2.9")
+    on = {b: (s.words, s.first) for b, s in flex.backend_standings}
+    # It generated Triton GPU kernels from 2.5; ROCm is named from 2.12 and holds the feature's tier.
+    assert on["cuda"] == ("API-Unstable since 2.8", "2.5")
+    assert on["rocm"] == ("API-Unstable since 2.12", "2.12")
+    rocm = next(r for v in real.backend_views if v.backend.id == "rocm" for r in v.matrix.rows if r.feature is flex)
+    assert [c.label for c in rocm.cells if c.entry] == ["Unstable", "Unstable"]
 
 
 def test_a_beta_feature_reads_in_todays_vocabulary(real):
     """Beta announced before 2.8 and not restated reads API-Unstable since 2.8, with Beta beside it."""
-    beta = [f for f in real.features if f.tier_now == "beta" and not f.removed_in]
+    beta = [f for f in real.features if f.standing.announced and f.standing.announced.id == "beta" and not f.removed_in]
     assert beta
     for f in beta:
-        assert f.tier_today == "api-unstable" and f.tier_since == "2.8", f.id
+        assert f.standing.tier.id == "api-unstable" and f.standing.since == "2.8", f.id
+    compile_ = real.feature_by_id["torch-compile"].standing
+    assert (compile_.words, compile_.announced_words) == ("API-Unstable since 2.8", "announced as Beta in 2.0")
 
 
 # ---------------------------------------------------------------- broken fixtures, one per invariant
@@ -219,10 +233,11 @@ def test_support_the_matrix_dropped_is_removed_and_a_page_saying_otherwise_trips
     assert (row.status, row.removed_in) == ("removed", "2.7")  # 2.7's row lists only CUDA 12.6
     assert invariants.check(site, content_copy) == []
     wheel = site.feature_by_id["old-wheel"]
+    kept = replace(wheel.ending, removed_in=None, removed_by="", status="deprecated")
     broken = replace(
         site,
-        ledger=(replace(row, status="deprecated"),),
-        features=tuple(replace(f, removed_in=None) if f is wheel else f for f in site.features),
+        ledger=(replace(row, ending=replace(row.ending, status="deprecated")),),
+        features=tuple(replace(f, ending=kept) if f is wheel else f for f in site.features),
     )
     found = messages(broken, content_copy)
     assert any("Old wheel: 'deprecated', but the compatibility matrix dropped it in 2.7" in m for m in found), found
@@ -240,7 +255,8 @@ def test_support_the_matrix_dropped_is_removed_and_a_page_saying_otherwise_trips
 def test_a_home_item_its_page_does_not_say_trips(content_copy):
     site = enrich(load(content_copy))
     [row] = site.ledger
-    broken = replace(site, ledger=(replace(row, feature=replace(row.feature, deprecated_in="2.8")),))
+    moved = replace(row.feature, ending=replace(row.feature.ending, deprecated_in="2.8"))
+    broken = replace(site, ledger=(replace(row, feature=moved),))
     found = messages(broken, content_copy)
     assert any(
         m.startswith("features/fixture.yaml:")
@@ -256,7 +272,10 @@ def test_a_header_tier_or_a_backend_row_that_disagrees_trips(content_copy):
     backend, cells = widget.backend_cells[0]
     muted = tuple(Cell(c.release, None, NO_TIER, "untiered", c.entry) for c in cells)
     features = tuple(
-        replace(f, tier_today="stable", backend_cells=((backend, muted),)) if f is widget else f for f in site.features
+        replace(f, standing=replace(f.standing, tier=site.tier_by_id["stable"]), backend_cells=((backend, muted),))
+        if f is widget
+        else f
+        for f in site.features
     )
     found = messages(replace(site, features=features), content_copy)
     assert all(m.startswith("features/fixture.yaml:") for m in found), found

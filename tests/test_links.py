@@ -89,7 +89,7 @@ def test_every_page_head_has_specific_absolute_link_preview_tags(real_build):
         repeated = {d for d in descriptions.values() if list(descriptions.values()).count(d) > 1}
         assert not repeated, f"{kind} pages share a description: {sorted(repeated)[:3]}"
     site = site_model(ROOT / "content")
-    plain = [f for f in site.features if f.id not in site.family_by_id and f.tier_now and len(f.backends) > 1]
+    plain = [f for f in site.features if f.id not in site.family_by_id and f.standing.tier and len(f.backends) > 1]
     for f in plain[:5]:  # a feature's page says its tier, since when, where and over how many releases
         said = by_kind["features"][f"features/{f.id}"]
         assert said == feature_description(site, f)
@@ -182,7 +182,7 @@ def test_a_promoted_feature_badge_changes_after_a_rebuild(content_copy: Path, tm
     badge = docs / urls.badge("widget-compiler", "mps")
     overall = docs / urls.badge("widget-compiler")
     before, before_overall = badge.read_bytes(), overall.read_bytes()
-    assert b"<title>Widget compiler on MPS: API-Unstable since 2.7</title>" in before
+    assert b"<title>Widget compiler on MPS: API-Unstable since 2.8</title>" in before
     release = content_copy / "releases" / "2.8.yaml"
     text = release.read_text(encoding="utf-8")
     assert text.count("backends: [cuda]\n") == 1
