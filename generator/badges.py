@@ -51,6 +51,12 @@ def text_width(text: str) -> float:
     return round(width, 1)
 
 
+STATES = (
+    "A feature's standing as the PyTorch Release Atlas states it (README, What the Atlas states): its tier "
+    "now, in the 2.8+ vocabulary, and the release it has held that tier since."
+)
+
+
 @functools.lru_cache(maxsize=1 << 14)
 def svg(label: str, message: str, colours: tuple[str, str]) -> bytes:
     """One badge: the label on the left, the message on the right; its title is both, for screen
@@ -62,7 +68,7 @@ def svg(label: str, message: str, colours: tuple[str, str]) -> bytes:
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:g}" height="{HEIGHT}" role="img" '
         f"aria-label={quoteattr(title)}>"
-        f"<title>{escape(title)}</title>"
+        f"<title>{escape(title)}</title><desc>{STATES}</desc>"
         f'<rect width="{lw:g}" height="{HEIGHT}" fill="{LABEL[0]}"/>'
         f'<rect x="{lw:g}" width="{mw:g}" height="{HEIGHT}" fill="{bg}"/>'
         f'<g font-family="{FONT}" font-size="11">'

@@ -78,7 +78,10 @@ def test_every_python_cuda_and_rocm_version_follows_the_compatibility_matrix(rea
     assert feature["cuda-12.8-wheel"].standing.words == "Removed in 2.13"
     assert [c.label for c in feature["cuda-12.8-wheel"].cells][-2:] == ["Removed", ""]
     # A support the matrix drops with no word from the notes is removed there, for every version alike.
-    assert (feature["python-3.7-support"].removed_in, feature["python-3.7-support"].removed_by) == ("2.0", "compatibility")
+    assert (feature["python-3.7-support"].removed_in, feature["python-3.7-support"].removed_by) == (
+        "2.0",
+        "compatibility",
+    )
     # An experimental Python counts as listed: 3.12 in 2.2, 3.13t in 2.6 to 2.8 (and the 2.13 entry).
     assert feature["python-3.12-wheels"].removed_in is None
     assert feature["python-3.13t-support"].removed_in == "2.13"
