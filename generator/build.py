@@ -13,12 +13,13 @@ import tempfile
 from pathlib import Path
 
 from . import invariants, manifest, search, urls
-from .enrich import Parts, enrich
+from .enrich import enrich
 from .errors import ContentError
 from .load import load
 from .model import Site
 from .pages import ROOT
 from .render import TEMPLATES, Rendered, render_site, template_cache, write_changed
+from .session import Session
 
 CONFIG = ROOT / "mkdocs.yml"
 DEFAULT_DOCS = ROOT / "build" / "docs"
@@ -28,11 +29,11 @@ class MkDocsFailed(Exception):
     """MkDocs reported warnings or errors under --strict."""
 
 
-def site_model(content_dir: Path, parts: Parts | None = None) -> Site:
+def site_model(content_dir: Path, session: Session | None = None) -> Site:
     """Load, validate and enrich a content folder, then hold the pages to each other
-    (generator.invariants): a contradiction between pages is a content error. With `parts`
-    (live preview's), enrich recomputes only what an edit changed (enrich.Parts)."""
-    site = enrich(load(content_dir), parts)
+    (generator.invariants): a contradiction between pages is a content error. With `session`
+    (live preview's), enrich derives again only what an edit changed (generator.session)."""
+    site = enrich(load(content_dir), session)
     problems = invariants.check(site, content_dir)
     if problems:
         raise ContentError(problems)
@@ -53,7 +54,7 @@ class Preview:
     def __init__(self) -> None:
         self.key: tuple | None = None
         self.rendered: Rendered | None = None
-        self.parts = Parts()  # what the last enrich computed (enrich.Parts)
+        self.session = Session()  # what the last enrich derived (generator.session)
         self.on_disk: dict[str, tuple[int, int]] = {}  # path -> (size, mtime_ns) when it last held its bytes
 
     def previous(self, key: tuple) -> Rendered | None:
@@ -122,7 +123,7 @@ def generate(
 ) -> tuple[Site, list[str]]:
     """Validate content_dir and render every page into docs_dir; return the site and the paths
     rewritten (render_docs)."""
-    site = site_model(Path(content_dir), preview.parts if preview is not None else None)
+    site = site_model(Path(content_dir), preview.session if preview is not None else None)
     return site, render_docs(site, content_dir, docs_dir, preview)
 
 

@@ -22,9 +22,10 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from dataclasses import replace
 
 from . import symbols, urls
-from .model import Cell, ChangeView, Ending, Entry, Release, Standing, Tier, version_key
+from .model import Cell, ChangeView, Ending, Entry, Feature, LedgerRow, Release, Standing, Tier, version_key
 
 ENDING_VERBS = {
     "removal": re.compile(r"^(remove[sd]?|removing|delete[sd]?|drop(?:ped|s)?)\b"),
@@ -191,3 +192,56 @@ def change_ending(
 
 def tier_words(tier: Tier | None) -> str:
     return tier.name if tier else "No tier"
+
+
+def ledger(features: tuple[Feature, ...], releases: tuple[Release, ...], views: tuple) -> tuple[LedgerRow, ...]:
+    """Every deprecation, oldest first: announced feature entries and release-note change records
+    alike, each with its one ending (generator.facts). A change record is a row by what it does
+    (ending_kind), not by the section it sits in: a removal with no deprecation before it and
+    a record that ends nothing stay off the ledger. A record tied to a feature the ledger already
+    has, or to a feature whose ending is known, is that feature's."""
+    change_views = {r.version: v for r, v in zip(releases, views, strict=True)}
+    shipped = {r.version for r in releases}
+    rows = []
+    ended = {f.id: f for f in features if f.ending is not None}
+    for f in features:
+        entry = next((e for e in f.entries if e.change == "deprecated" or e.tier == "deprecated"), None)
+        if entry is not None:
+            rows.append(LedgerRow(f.title, urls.feature(f.id), f, entry, None, f.ending))
+    counts = symbol_counts(change_views)
+    for i, release in enumerate(releases):
+        for view in change_views[release.version]:
+            # A deprecation record, or any record that announces a removal release (2.14's
+            # `setup.py` shim, a breaking change with a schedule) is a row of its own.
+            if not (view.change.removal and view.group) and ending_kind(view.change) != "deprecation":
+                continue
+            if view.group != "deprecations" and not view.change.removal:
+                continue
+            tied = [ended[fid] for fid in view.features if fid in ended]
+            if tied:
+                if any(f.deprecated_in for f in tied):
+                    continue
+                ending = replace(tied[0].ending, deprecated_in=release.version)
+            else:
+                later = [(r, v) for r in releases[i + 1 :] for v in change_views[r.version]]
+                ending = change_ending(release, view, later, counts, shipped)
+            title = record_line(view.change.text)
+            rows.append(LedgerRow(title, urls.at(urls.release(release.version), view.anchor), None, None, view, ending))
+    rows.sort(key=lambda r: (version_key(r.deprecated_in), r.title.casefold()))
+    return tuple(rows)
+
+
+_SAYS_DEPRECATED = re.compile(r"\bdeprecated\b", re.IGNORECASE)
+
+
+def earlier_removals(releases: tuple[Release, ...], views: tuple) -> tuple[tuple[Release, ChangeView], ...]:
+    """Removals of what was deprecated before the change lists begin (2.14: "Remove the deprecated
+    `torch.cholesky()`"): a record in the removals step whose record line says it was deprecated,
+    in release order. The ledger cannot say when they were deprecated; it says they went."""
+    change_views = {r.version: v for r, v in zip(releases, views, strict=True)}
+    return tuple(
+        (release, view)
+        for release in releases
+        for view in change_views[release.version]
+        if view.group == "removals" and _SAYS_DEPRECATED.search(view.change.text.split("\n", 1)[0])
+    )

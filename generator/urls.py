@@ -16,6 +16,7 @@ import functools
 import hashlib
 import posixpath
 import re
+import unicodedata
 from collections.abc import Iterable
 
 HOME = ""
@@ -314,3 +315,10 @@ def md_link(from_url: str, to: str) -> str:
         return suffix
     path = source(target) if target.endswith("/") or target == "" else target
     return posixpath.relpath(path, from_url or ".") + suffix
+
+
+def slugify(text: str) -> str:
+    """ASCII slug for names: 'Jane Xu' -> 'jane-xu'."""
+    ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
+    slug = re.sub(r"[^a-z0-9]+", "-", ascii_text.lower()).strip("-")
+    return slug or "x" + hashlib.sha1(text.encode()).hexdigest()[:8]

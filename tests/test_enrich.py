@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from generator import enrich, urls
+from generator import changeviews, urls
 from generator.build import site_model
 from generator.model import Site, tier_at
 from tests.conftest import FIXTURE
@@ -413,7 +413,7 @@ def test_upgrade_groups_put_known_issues_first_and_new_features_last(site):
 )
 def test_upgrade_group_of_a_change(site, section, kind, group):
     base = site.releases[1].changes[0]
-    assert enrich.upgrade_group(replace(base, section=section, kind=kind)) == group
+    assert changeviews.upgrade_group(replace(base, section=section, kind=kind)) == group
 
 
 def test_a_backend_view_counts_its_changes_and_orders_its_matrix(site):
@@ -433,7 +433,7 @@ def test_contributors_list_their_work_under_a_unique_slug(site):
         ("Ada Lovelace", "ada-lovelace", [("2.7", "widget-compiler"), ("2.8", "widget-compiler")]),
         ("Grace Hopper", "grace-hopper", [("2.8", "widget-compiler")]),
     ]
-    assert enrich.slugify("Łukasz Ñandú") == "ukasz-nandu"
+    assert urls.slugify("Łukasz Ñandú") == "ukasz-nandu"
 
 
 def test_entries_by_tier_are_newest_first(site):

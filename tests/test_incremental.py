@@ -71,7 +71,7 @@ def test_an_edit_to_a_release_summary_renders_only_the_pages_that_show_it(tmp_pa
 
 def test_an_edit_to_a_release_summary_computes_again_only_what_holds_that_release(tmp_path):
     """Bounded work: the model after the edit shares every object the edit could not change with
-    the model before it (enrich.Parts, load's kept documents), so the comparison of the two that
+    the model before it (generator.session, load's kept documents), so the comparison of the two that
     picks the pages to render again stops at once everywhere else."""
     content, docs = tmp_path / "content", tmp_path / "docs"
     shutil.copytree(ROOT / "content", content)

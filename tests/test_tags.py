@@ -7,7 +7,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from generator.enrich import area_default, area_rules, derived_features, enrich
+from generator.changeviews import area_default, area_rules, derived_features
+from generator.enrich import enrich
 from generator.load import load
 from generator.model import CatalogueFeature
 from tests.conftest import real_model
