@@ -5,18 +5,21 @@ The child inherits the parent's memory (the model, the compiled templates), so n
 to it; its result comes back pickled through a pipe. A caller does the work itself when the
 child fails (`result()` is None), so what a build makes never depends on the way taken. Only
 where `available()`: a process running other threads (live preview's server) never forks.
+
+`beside(work)` is the one way a caller uses it: the work starts in a child where it can, and
+`result()` gives what it returned, doing it here if no child could start or the child failed.
 """
 
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import os
 import pickle
 import signal
+import sys
 import threading
 from collections.abc import Callable
-
-from .search_child import dies_with_parent
 
 
 def available() -> bool:
@@ -25,9 +28,46 @@ def available() -> bool:
     return hasattr(os, "fork") and threading.active_count() == 1
 
 
+class Beside:
+    """`work()` started on the other core (a forked child) where this process may fork, else done
+    here at once; `result()` is what it returned either way. With `rerun` False, a child that
+    failed is not replaced (work that streams to another process, which notices the cut)."""
+
+    def __init__(self, work: Callable[[], object], rerun: bool = True) -> None:
+        self.work, self.rerun, self.value = work, rerun, None
+        self.child = Forked(work) if available() else None
+        if self.child is not None and self.child.pid is None:  # no memory or process left for one
+            self.child.result()
+            self.child = None
+        if self.child is None:
+            self.value = work()
+
+    def result(self) -> object | None:
+        """What `work()` returned."""
+        if self.child is None:
+            return self.value
+        child, self.child = self.child, None
+        done = child.result()
+        self.value = done if done is not None or not self.rerun else None
+        if done is None and self.rerun:
+            self.value = self.work()
+        return self.value
+
+    def kill(self) -> None:
+        """Stop the child, if one is at work."""
+        if self.child is not None:
+            self.child.kill()
+            self.child = None
+
+
+def beside(work: Callable[[], object], rerun: bool = True) -> Beside:
+    """Start `work()` on the other core (see Beside)."""
+    return Beside(work, rerun)
+
+
 class Forked:
     """`work()` run in a forked child, started at once; `result()` waits for what it returned.
-    The child gets SIGKILL if this process dies first (search_child.dies_with_parent)."""
+    The child gets SIGKILL if this process dies first (`dies_with_parent`). Callers use `beside`."""
 
     def __init__(self, work: Callable[[], object]) -> None:
         set_death_signal = dies_with_parent()
@@ -82,3 +122,26 @@ class Forked:
             os.waitpid(self.pid, 0)
         with contextlib.suppress(OSError):
             os.close(self.reader)
+
+
+def dies_with_parent() -> Callable[[], None] | None:
+    """On Linux, what makes a child get SIGKILL when the thread that started it ends (prctl
+    PR_SET_PDEATHSIG), for Popen's preexec_fn: a build killed while the index is made must not
+    leave a child writing into the folder the next build cleans up. Elsewhere None (the child
+    then finishes on its own).
+
+    It runs in the child between fork and exec, where little is sound: the C function is looked
+    up here, in the parent, and the child makes one foreign call."""
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        prctl = ctypes.CDLL(None, use_errno=True).prctl
+    except (AttributeError, OSError):
+        return None
+    prctl.argtypes = [ctypes.c_int, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong]
+    args = (1, int(signal.SIGKILL), 0, 0, 0)  # PR_SET_PDEATHSIG, SIGKILL: plain ints, ready
+
+    def set_death_signal() -> None:
+        prctl(*args)
+
+    return set_death_signal

@@ -159,17 +159,13 @@ def _parse_all(files: list[tuple[Path, str]], problems: list[Problem]) -> list[D
             if side:
                 away.append(i)
     theirs = [files[i] for i in sorted(away)]
-    child = forked.Forked(lambda: [_parse_file(path, kind) for path, kind in theirs]) if away else None
+    child = forked.beside(lambda: [_parse_file(path, kind) for path, kind in theirs]) if away else None
     results: dict[int, tuple[Document | None, list[Problem]]] = {}
     for i in todo:
         if i not in away:
             results[i] = _parse_file(*files[i])
     if child is not None:
-        done = child.result()
-        if done is None:  # the child failed: read its files here
-            done = [_parse_file(*files[i]) for i in sorted(away)]
-        for i, result in zip(sorted(away), done, strict=True):
-            results[i] = result
+        results.update(zip(sorted(away), child.result(), strict=True))
     out: list[Document | None] = []
     for i, (key, stamp) in enumerate(stamps):
         if i not in results:

@@ -171,7 +171,7 @@ def render_site(
         # A build renders every other page in a forked child (each side gets its share of each
         # page kind) and the rest here, then the API files and feeds, then takes the child's.
         mine, theirs = every[0::2], every[1::2]
-        helper = forked.Forked(lambda: [_page_file(env, site, page, base, versions) for page in theirs])
+        helper = forked.beside(lambda: [_page_file(env, site, page, base, versions) for page in theirs])
     bodies: dict[str, bytes] = {}
     for page in mine:
         path = urls.source(page.url)
@@ -204,10 +204,7 @@ def render_site(
             frozen = reads.frozen()
             out.built_from[path] = ((), inputs, records.setdefault(frozen, frozen))
     if theirs:
-        done = helper.result()
-        if done is None:  # the child failed: render them here
-            done = [_page_file(env, site, page, base, versions) for page in theirs]
-        bodies.update(zip((urls.source(page.url) for page in theirs), done, strict=True))
+        bodies.update(zip((urls.source(page.url) for page in theirs), helper.result(), strict=True))
         out.fresh.extend(urls.source(page.url) for page in theirs)
     out.files = {urls.source(page.url): bodies[urls.source(page.url)] for page in every}  # in the pages' order
     out.files.update(api)

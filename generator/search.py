@@ -326,7 +326,7 @@ class Beside:
     of 2.7 s.)
 
     Its files wait in a folder beside site_dir named `.<site_dir>.search-*`, which a killed build
-    leaves for build.clean_leftovers to remove; the child dies with the build (search_child.dies_with_parent)."""
+    leaves for build.clean_leftovers to remove; the child dies with the build (forked.dies_with_parent)."""
 
     def __init__(self, site: Site, site_dir: Path) -> None:
         site_dir = Path(site_dir)
@@ -367,13 +367,11 @@ class _Indexing:
                 stdout=log,
                 stderr=subprocess.STDOUT,
                 cwd=ROOT,
-                preexec_fn=search_child.dies_with_parent(),
+                preexec_fn=forked.dies_with_parent(),
             )
         # What the child writes is computed from the model: in a forked process when this one
         # may fork (a build), so the build goes on rendering at once; else here.
-        self.sender = forked.Forked(lambda: _send(site, self.proc.stdin)) if forked.available() else None
-        if self.sender is None or self.sender.pid is None:  # no fork here, or none could start
-            _send(site, self.proc.stdin)
+        self.sender = forked.beside(lambda: _send(site, self.proc.stdin), rerun=False)
         with contextlib.suppress(BrokenPipeError):
             self.proc.stdin.close()
 

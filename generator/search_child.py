@@ -8,7 +8,8 @@ system's temporary folder (`_records_base`), which Pagefind indexes into STAGING
 output is then made canonical (`canonical_filters`), so the same records give the same bytes.
 Creating these ~7,000 small files and Pagefind's run are most of the index's time, and the
 build's process has pages to render and MkDocs to run meanwhile: here they happen on the other
-core. Imports nothing from the package but this module, so it starts in milliseconds.
+core. Imports nothing from the package but generator.forked (for `dies_with_parent`), so it
+starts in milliseconds.
 
 It runs at a lower priority (nice 10), Pagefind with it: the build's own work (rendering, MkDocs)
 or live preview's rebuilds keep their core, the index takes what is left (measured: 6.1 s for
@@ -18,19 +19,18 @@ process that started them (`dies_with_parent`).
 
 from __future__ import annotations
 
-import ctypes
 import gzip
 import hashlib
 import json
 import os
 import resource
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
-from collections.abc import Callable
 from pathlib import Path
+
+from generator.forked import dies_with_parent
 
 NAMES = "search-names"
 BUNDLE = "pagefind"
@@ -43,29 +43,6 @@ UNUSED = (
     "pagefind-component-ui.css",
     "pagefind-highlight.js",
 )
-
-
-def dies_with_parent() -> Callable[[], None] | None:
-    """On Linux, what makes a child get SIGKILL when the thread that started it ends (prctl
-    PR_SET_PDEATHSIG), for Popen's preexec_fn: a build killed while the index is made must not
-    leave a child writing into the folder the next build cleans up. Elsewhere None (the child
-    then finishes on its own).
-
-    It runs in the child between fork and exec, where little is sound: the C function is looked
-    up here, in the parent, and the child makes one foreign call."""
-    if not sys.platform.startswith("linux"):
-        return None
-    try:
-        prctl = ctypes.CDLL(None, use_errno=True).prctl
-    except (AttributeError, OSError):
-        return None
-    prctl.argtypes = [ctypes.c_int, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong]
-    args = (1, int(signal.SIGKILL), 0, 0, 0)  # PR_SET_PDEATHSIG, SIGKILL: plain ints, ready
-
-    def set_death_signal() -> None:
-        prctl(*args)
-
-    return set_death_signal
 
 
 def canonical_filters(bundle: Path) -> None:
