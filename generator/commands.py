@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import gc
 import signal
 import sys
 import threading
@@ -28,44 +27,20 @@ def check(args) -> int:
 
 
 def build(args) -> int:
-    """Validate, render Markdown, and build the HTML site with MkDocs --strict."""
-    docs = args.docs or pipeline.DEFAULT_DOCS
-    started = time.perf_counter()
-    site = pipeline.site_model(args.content)
-    # The model lives until the build ends: the garbage collector need not walk its objects
-    # again at every collection MkDocs and the renderer trigger (~0.25 s of a 1x build).
-    gc.freeze()
+    """Validate, render Markdown, and build the HTML site with MkDocs --strict (build.build_site)."""
+    promised = args.manifest or (manifest.DEFAULT if Path(args.content).resolve() == DEFAULT_CONTENT else None)
     try:
-        return _build(args, site, docs, started)
-    finally:
-        gc.unfreeze()
-
-
-def _build(args, site, docs: Path, started: float) -> int:
-    try:
-        index = pipeline.start_index(site, args.site)  # made while the pages render and MkDocs runs
-    except OSError as exc:
-        raise UsageError(f"{args.site}: {exc.strerror or exc}") from exc
-    try:
-        written = pipeline.render_docs(site, args.content, docs)
-        promised = args.manifest or (manifest.DEFAULT if Path(args.content).resolve() == DEFAULT_CONTENT else None)
-        if promised is not None and manifest.guard(site, Path(promised)):
-            print(f"{promised}: new URLs recorded; commit the file", file=sys.stderr)
-    except BaseException:
-        index.cancel()
-        raise
-    generated = time.perf_counter()
-    try:
-        pipeline.mkdocs_build(site, docs, args.site, index)
+        done = pipeline.build_site(args.content, args.site, args.docs or pipeline.DEFAULT_DOCS, promised)
     except pipeline.MkDocsFailed as exc:
         print(f"build failed; {args.site} left as it was:\n{exc}", file=sys.stderr)
         return 1
     except OSError as exc:
         raise UsageError(f"{args.site}: {exc.strerror or exc}") from exc
-    done = time.perf_counter()
+    if done.new_urls:
+        print(f"{promised}: new URLs recorded; commit the file", file=sys.stderr)
     print(
-        f"built {args.site}: generate {generated - started:.2f}s ({len(written)} files rewritten), "
-        f"mkdocs {done - generated:.2f}s, total {done - started:.2f}s"
+        f"built {args.site}: generate {done.generated:.2f}s ({len(done.written)} files rewritten), "
+        f"mkdocs {done.total - done.generated:.2f}s, total {done.total:.2f}s"
     )
     return 0
 

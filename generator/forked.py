@@ -28,7 +28,7 @@ def available() -> bool:
     return hasattr(os, "fork") and threading.active_count() == 1
 
 
-class Beside:
+class OtherCore:
     """`work()` started on the other core (a forked child) where this process may fork, else done
     here at once; `result()` is what it returned either way. With `rerun` False, a child that
     failed is not replaced (work that streams to another process, which notices the cut)."""
@@ -60,9 +60,9 @@ class Beside:
             self.child = None
 
 
-def beside(work: Callable[[], object], rerun: bool = True) -> Beside:
-    """Start `work()` on the other core (see Beside)."""
-    return Beside(work, rerun)
+def beside(work: Callable[[], object], rerun: bool = True) -> OtherCore:
+    """Start `work()` on the other core (see OtherCore)."""
+    return OtherCore(work, rerun)
 
 
 class Forked:
