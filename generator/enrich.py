@@ -67,11 +67,9 @@ def enrich(content: Content, session: Session | None = None) -> Site:
     entries = tuple(r.entries for r in releases)
     by_pr = d(changeviews.features_by_pr, entries)
     rules = d(changeviews.area_rules, catalogue)
-    change_views = {
-        r.version: d(changeviews.views_of, r.changes, backends, _cited(r, by_pr), rules, key=r.version)
-        for r in releases
-    }
-    views = tuple(change_views.values())
+    views = tuple(
+        d(changeviews.views_of, r.changes, backends, _cited(r, by_pr), rules, key=r.version) for r in releases
+    )
     feature_changes = d(changeviews.feature_changes, releases, views)
     rows = tuple((r.version, r.compatibility) for r in releases)
     features = d(lifecycle.features, eras, tiers, entries, rows, catalogue, feature_changes)
@@ -95,17 +93,7 @@ def enrich(content: Content, session: Session | None = None) -> Site:
         backend_by_id={b.id: b for b in backends},
         area_by_id={a.id: a for a in content.areas},
         tier_levels=d(_tier_levels, tiers, content.vocabularies),
-        backend_views=tuple(
-            d(
-                _backend_view,
-                b,
-                releases,
-                d(lifecycle.backend_matrix, b.id, features, eras, tiers, key=b.id),
-                views,
-                key=b.id,
-            )
-            for b in backends
-        ),
+        backend_views=_backend_views(d, content, features, views, eras),
         contributors=d(_contributors, releases),
         timeline=d(lifecycle.timeline, eras, tiers, features),
         ledger=ledger,
@@ -114,25 +102,41 @@ def enrich(content: Content, session: Session | None = None) -> Site:
         feature_changes=feature_changes,
         defaults=d(_defaults, releases, views),
         release_views={
-            r.version: d(
-                _release_view, r, content.vocabularies, tiers, backends, change_views[r.version], key=r.version
-            )
-            for r in releases
+            r.version: d(_release_view, r, content.vocabularies, tiers, backends, vs, key=r.version)
+            for r, vs in zip(releases, views, strict=True)
         },
         entries_by_tier=d(_entries_by_tier, tiers, entries),
-        symbol_pages=d(
-            _symbol_pages,
-            tuple(
-                d(_named_in, r.version, r.entries, change_views[r.version], key=r.version) for r in reversed(releases)
-            ),
-            content.retired,
-        ),
+        symbol_pages=_symbols(d, releases, views, content.retired),
         source_date_epoch=calendar.timegm(max(r.date for r in releases).timetuple()),
         change_lists=tuple(r.version for r in releases if r.changes),
         home=d(home.home, story, tiers, ledger, versions),
     )
     s.done()
     return site
+
+
+def _backend_views(d, content: Content, features: tuple[Feature, ...], views: tuple, eras) -> tuple:
+    """Each backend's view, its matrix a derivation of its own."""
+    return tuple(
+        d(
+            _backend_view,
+            b,
+            content.releases,
+            d(lifecycle.backend_matrix, b.id, features, eras, content.tiers, key=b.id),
+            views,
+            key=b.id,
+        )
+        for b in content.backends
+    )
+
+
+def _symbols(d, releases: tuple[Release, ...], views: tuple, retired: tuple[RetiredSymbol, ...]) -> dict:
+    """The symbol pages, from each release's named symbols (a derivation per release)."""
+    named = tuple(
+        d(_named_in, r.version, r.entries, vs, key=r.version)
+        for r, vs in zip(reversed(releases), reversed(views), strict=True)
+    )
+    return d(_symbol_pages, named, retired)
 
 
 def _cited(release: Release, by_pr: dict) -> tuple:

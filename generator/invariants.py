@@ -164,56 +164,44 @@ def support_follows_compatibility(site: Site, where: _Where) -> list[Problem]:
         node = site.catalogue_by_id[feature.id]
         if node.support is None or node.support[0] == "last":
             continue
-        field, value, _ = node.support
-        gone = None
-        first = version_key(feature.first)
-        entry_in = {e.release: e for e in feature.entries}  # a release has one entry per feature (load)
-        for release in site.releases:
-            c = release.compatibility
-            if c is None or release.key < first:
-                continue
-            listed = c.lists(field, value)
-            entry = entry_in.get(release.version)
-            if gone is None and not listed:
-                gone = release.version
-            if entry is not None and not listed and entry.change != "removed" and entry.tier != "removed":
-                if entry.change != "deprecated" or release.version != gone:
-                    out.append(
-                        where.entry(
-                            release,
-                            entry,
-                            f"{feature.id}: the {release.version} compatibility row no longer lists {field} {value}, "
-                            f"but this entry says '{entry.change}'",
-                        )
-                    )
-            if entry is not None and listed and (entry.change == "removed" or entry.tier == "removed"):
-                out.append(
-                    where.entry(
-                        release,
-                        entry,
-                        f"{feature.id}: removed here, but the {release.version} compatibility row still lists {field} {value}",
-                    )
-                )
+        gone = _entries_follow_rows(site, where, feature, node.support[:2], out)
         if gone is None:
             continue
         if feature.removed_in is None:  # the notes' word, where they give one, says when it went
-            out.append(
-                where.catalogue(
-                    node,
-                    f"{feature.id}: gone from the compatibility matrix since {gone}, but its page does not say removed",
-                )
+            message = (
+                f"{feature.id}: gone from the compatibility matrix since {gone}, but its page does not say removed"
             )
+            out.append(where.catalogue(node, message))
         for row in site.ledger:
             if row.feature is not None and row.feature.id == feature.id and row.status != "removed":
-                out.append(
-                    where.page(
-                        site,
-                        urls.DEPRECATIONS,
-                        f"{feature.title}: '{row.status}', but the compatibility matrix dropped it in {gone}",
-                        row,
-                    )
-                )
+                message = f"{feature.title}: '{row.status}', but the compatibility matrix dropped it in {gone}"
+                out.append(where.page(site, urls.DEPRECATIONS, message, row))
     return out
+
+
+def _entries_follow_rows(site: Site, where: _Where, feature, support: tuple[str, str], out: list) -> str | None:
+    """The first release whose compatibility row no longer lists the feature's support (None if
+    every row does); each of its entries that contradicts a row goes to `out`."""
+    field, value = support
+    gone = None
+    entry_in = {e.release: e for e in feature.entries}  # a release has one entry per feature (load)
+    for release in site.releases:
+        c, entry = release.compatibility, entry_in.get(release.version)
+        if c is None or release.key < version_key(feature.first):
+            continue
+        listed = c.lists(field, value)
+        if gone is None and not listed:
+            gone = release.version
+        if entry is None:
+            continue
+        removes = entry.change == "removed" or entry.tier == "removed"
+        if not listed and not removes and (entry.change != "deprecated" or release.version != gone):
+            said = f"the {release.version} compatibility row no longer lists {field} {value}, but this entry says '{entry.change}'"
+            out.append(where.entry(release, entry, f"{feature.id}: {said}"))
+        if listed and removes:
+            said = f"removed here, but the {release.version} compatibility row still lists {field} {value}"
+            out.append(where.entry(release, entry, f"{feature.id}: {said}"))
+    return gone
 
 
 def home_lists(site: Site, where: _Where) -> list[Problem]:
@@ -271,50 +259,40 @@ def tiers_agree(site: Site, where: _Where) -> list[Problem]:
     """A feature's header tier is the tier its lifecycle shows in the latest release, and its
     per-backend rows never say "No tier" where the feature's own row has a tier."""
     out = []
-    position = {v: i for i, v in enumerate(site.versions)}
     for feature in site.features:
-        last = feature.cells[-1] if feature.cells else None
+        said = [*_header_against_strip(feature), *_backends_against_strip(site, feature)]
+        out += [where.page(site, urls.feature(feature.id), message, feature_id=feature.id) for message in said]
+    return out
+
+
+def _header_against_strip(feature) -> list[str]:
+    last = feature.cells[-1] if feature.cells else None
+    if feature.removed_in is None:
         shown = last.tier if last is not None and not last.css.startswith("gone") else None
         today = feature.standing.tier.id if feature.standing.tier else None
-        if feature.removed_in is None and shown != today:
-            out.append(
-                where.page(
-                    site,
-                    urls.feature(feature.id),
-                    f"the header says tier '{today}', the lifecycle shows '{shown}' in {last.release if last else '—'}",
-                    feature_id=feature.id,
-                )
-            )
-        if feature.removed_in is not None:
-            for cell in feature.cells:
-                if cell.entry is None and cell.tier and version_key(cell.release) >= version_key(feature.removed_in):
-                    out.append(
-                        where.page(
-                            site,
-                            urls.feature(feature.id),
-                            f"the lifecycle still shows '{cell.label}' in {cell.release}, after its removal in "
-                            f"{feature.removed_in}",
-                            feature_id=feature.id,
-                        )
-                    )
-        own = {}
-        for cell in feature.cells:
-            for k in range(cell.span):
-                own[_nth(site.versions, position, cell.release, k)] = cell
-        for backend, cells in feature.backend_cells:
-            for cell in cells:
-                mine = own.get(cell.release)
-                if cell.label == NO_TIER and mine is not None and mine.tier:
-                    out.append(
-                        where.page(
-                            site,
-                            urls.feature(feature.id),
-                            f"By backend: {backend} says '{NO_TIER}' in {cell.release}, where the feature is "
-                            f"'{mine.label}'",
-                            feature_id=feature.id,
-                        )
-                    )
-    return out
+        if shown != today:
+            return [f"the header says tier '{today}', the lifecycle shows '{shown}' in {last.release if last else '—'}"]
+        return []
+    gone = version_key(feature.removed_in)
+    return [
+        f"the lifecycle still shows '{cell.label}' in {cell.release}, after its removal in {feature.removed_in}"
+        for cell in feature.cells
+        if cell.entry is None and cell.tier and version_key(cell.release) >= gone
+    ]
+
+
+def _backends_against_strip(site: Site, feature) -> list[str]:
+    position = {v: i for i, v in enumerate(site.versions)}
+    own = {}
+    for cell in feature.cells:
+        for k in range(cell.span):
+            own[_nth(site.versions, position, cell.release, k)] = cell
+    return [
+        f"By backend: {backend} says '{NO_TIER}' in {cell.release}, where the feature is '{mine.label}'"
+        for backend, cells in feature.backend_cells
+        for cell in cells
+        if cell.label == NO_TIER and (mine := own.get(cell.release)) is not None and mine.tier
+    ]
 
 
 def standings_agree(site: Site, where: _Where) -> list[Problem]:

@@ -154,60 +154,61 @@ def features(
     for mine in entries:
         for entry in mine:
             grouped[entry.id].append(entry)
-    tier_by_id = {t.id: t for t in tiers}
     catalogue_by_id = {f.id: f for f in catalogue}
-    shipped = {v for v, _ in eras}
+    return tuple(
+        _feature(tuple(grouped[fid]), catalogue_by_id[fid], catalogue_by_id, eras, tiers, rows, feature_changes)
+        for fid in sorted(grouped)
+    )
+
+
+def _feature(
+    entries: tuple[Entry, ...],
+    node: CatalogueFeature,
+    catalogue_by_id: dict,
+    eras: Eras,
+    tiers: tuple[Tier, ...],
+    rows: Compatibilities,
+    feature_changes: dict,
+) -> Feature:
+    tier_by_id = {t.id: t for t in tiers}
     latest = eras[-1][0]
-    features = []
-    for fid in sorted(grouped):
-        entries = tuple(grouped[fid])
-        node = catalogue_by_id[fid]
-        deprecated = next((e for e in entries if e.change == "deprecated" or e.tier == "deprecated"), None)
-        by_support = support_removed(node, rows, deprecated.release if deprecated else entries[0].release)
-        how = ("last" if node.support[0] == "last" else "compatibility") if by_support else ""
-        ending = facts.feature_ending(
-            entries, (by_support, how) if by_support else None, feature_changes.get(fid, ()), shipped
-        )
-        ended = ending.removed_in if ending and ending.removed_by in ("compatibility", "last") else None
-        cells = strip(entries, eras, tiers, False, ended)
-        backends = tuple(sorted({b for e in entries for b in e.backends}))
-        strips = tuple((b, strip(entries, eras, tiers, False, ended, b)) for b in backends)
-        labels = [(c.release, c.label) for c in runs(cells)]
-        differs = len(backends) > 1 and any([(c.release, c.label) for c in s] != labels[-len(s) :] for _, s in strips)
-        features.append(
-            Feature(
-                id=fid,
-                title=node.name,
-                area=node.area,
-                backends=backends,
-                entries=entries,
-                cells=cells,
-                aliases=node.aliases,
-                prs=tuple(sorted({p for e in entries for p in e.prs})),
-                contributors=tuple(sorted({c for e in entries for c in e.contributors}, key=str.casefold)),
-                first=entries[0].release,
-                standing=facts.standing(cells, entries, tier_by_id, latest, ending and ending.removed_in),
-                ending=ending,
-                backend_standings=tuple(
-                    (
-                        b,
-                        facts.standing(
-                            s,
-                            tuple(e for e in entries if b in e.backends),
-                            tier_by_id,
-                            latest,
-                            ending and ending.removed_in,
-                        ),
-                    )
-                    for b, s in strips
-                ),
-                backend_cells=strips if differs else (),
-                about=node.about,
-                docs=node.docs,
-                family=ancestors(node, catalogue_by_id),
-            )
-        )
-    return tuple(features)
+    deprecated = next((e for e in entries if e.change == "deprecated" or e.tier == "deprecated"), None)
+    by_support = support_removed(node, rows, deprecated.release if deprecated else entries[0].release)
+    how = ("last" if node.support[0] == "last" else "compatibility") if by_support else ""
+    shipped = {v for v, _ in eras}
+    ending = facts.feature_ending(
+        entries, (by_support, how) if by_support else None, feature_changes.get(node.id, ()), shipped
+    )
+    gone = ending.removed_in if ending else None
+    ended = gone if ending and ending.removed_by in ("compatibility", "last") else None
+    cells = strip(entries, eras, tiers, False, ended)
+    backends = tuple(sorted({b for e in entries for b in e.backends}))
+    strips = tuple((b, strip(entries, eras, tiers, False, ended, b)) for b in backends)
+    labels = [(c.release, c.label) for c in runs(cells)]
+    differs = len(backends) > 1 and any([(c.release, c.label) for c in s] != labels[-len(s) :] for _, s in strips)
+
+    def named(b: str) -> tuple[Entry, ...]:
+        return tuple(e for e in entries if b in e.backends)
+
+    return Feature(
+        id=node.id,
+        title=node.name,
+        area=node.area,
+        backends=backends,
+        entries=entries,
+        cells=cells,
+        aliases=node.aliases,
+        prs=tuple(sorted({p for e in entries for p in e.prs})),
+        contributors=tuple(sorted({c for e in entries for c in e.contributors}, key=str.casefold)),
+        first=entries[0].release,
+        standing=facts.standing(cells, entries, tier_by_id, latest, gone),
+        ending=ending,
+        backend_standings=tuple((b, facts.standing(s, named(b), tier_by_id, latest, gone)) for b, s in strips),
+        backend_cells=strips if differs else (),
+        about=node.about,
+        docs=node.docs,
+        family=ancestors(node, catalogue_by_id),
+    )
 
 
 def backend_matrix(backend: str, features: tuple[Feature, ...], eras: Eras, tiers: tuple[Tier, ...]) -> Matrix:
