@@ -203,42 +203,7 @@ class Compare:
         if tag not in self._records:
             self._records[tag] = (dict(record[0]), dict(record[1]), record)
         fields, keys, _ = self._records[tag]
-        memo = self._memo
-
-        def same(a, b) -> bool:
-            if self.equal(a, b):  # equal whole: equal in whatever the record read
-                return True
-            cls = type(a)
-            if cls is not type(b) or cls in _SCALAR_TYPES or (cls is tuple and (not a or type(a[0]) in _SCALAR_TYPES)):
-                return False  # text, numbers (or pairs led by them) that differ: read as changed
-            key = (tag, id(a), id(b))
-            if key in memo:
-                return memo[key][0]
-            if hasattr(cls, "__dataclass_fields__"):
-                result = True
-                for name in fields.get(cls, ()):
-                    x, y = getattr(a, name), getattr(b, name)
-                    if type(x) is dict and (cls, name) in keys:
-                        wanted = keys[(cls, name)]
-                        if wanted is None:
-                            ok = x.keys() == y.keys() and all(same(x[k], y[k]) for k in x)
-                        else:
-                            ok = all(same(x.get(k, _MISSING), y.get(k, _MISSING)) for k in wanted)
-                    else:
-                        ok = same(x, y)
-                    if not ok:
-                        result = False
-                        break
-            elif isinstance(a, (tuple, list)):
-                result = len(a) == len(b) and all(map(same, a, b))
-            elif isinstance(a, dict):
-                result = a.keys() == b.keys() and all(same(a[k], b[k]) for k in a)
-            else:
-                result = a == b
-            memo[key] = (result, a, b)
-            return result
-
-        return same(old, new)
+        return _Walk(self, tag, fields, keys).same(old, new)
 
     def equal(self, a, b) -> bool:
         """True if `a` (old model) equals `b` (new model) whole. Remembered per pair of objects for
@@ -293,3 +258,41 @@ def _is_leaf(value, leaves: dict[type, bool]) -> bool:
         elif type(field) not in _SCALAR_TYPES:
             return False
     return True
+
+
+class _Walk:
+    """One record's comparison of an old and a new model (Compare.same): the fields it read of
+    each class, the keys it read of each dict field, and the results so far (Compare's memo)."""
+
+    def __init__(self, compare: Compare, tag: int, fields: dict, keys: dict) -> None:
+        self.equal, self.memo, self.tag, self.fields, self.keys = compare.equal, compare._memo, tag, fields, keys
+
+    def same(self, a, b) -> bool:
+        if self.equal(a, b):  # equal whole: equal in whatever the record read
+            return True
+        cls = type(a)
+        if cls is not type(b) or cls in _SCALAR_TYPES or (cls is tuple and (not a or type(a[0]) in _SCALAR_TYPES)):
+            return False  # text, numbers (or pairs led by them) that differ: read as changed
+        key = (self.tag, id(a), id(b))
+        if key in self.memo:
+            return self.memo[key][0]
+        same = self.same
+        if hasattr(cls, "__dataclass_fields__"):
+            result = all(self.field_same(cls, n, getattr(a, n), getattr(b, n)) for n in self.fields.get(cls, ()))
+        elif isinstance(a, (tuple, list)):
+            result = len(a) == len(b) and all(map(same, a, b))
+        elif isinstance(a, dict):
+            result = a.keys() == b.keys() and all(same(a[k], b[k]) for k in a)
+        else:
+            result = a == b
+        self.memo[key] = (result, a, b)
+        return result
+
+    def field_same(self, cls, name: str, x, y) -> bool:
+        """A field the record read: a dict field only at the keys it read (all, where None)."""
+        if type(x) is not dict or (cls, name) not in self.keys:
+            return self.same(x, y)
+        wanted = self.keys[(cls, name)]
+        if wanted is None:
+            return x.keys() == y.keys() and all(self.same(x[k], y[k]) for k in x)
+        return all(self.same(x.get(k, _MISSING), y.get(k, _MISSING)) for k in wanted)

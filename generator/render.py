@@ -161,10 +161,8 @@ def render_site(
     env = env or environment()
     base = urls.site_root(site_url)
     out = Rendered(site, {})
-    compare = Compare()
-    records: dict[tuple, tuple] = {}  # equal records share one object, so comparisons are shared too
+    make = _Maker(out, previous, record)
     versions = frozenset(site.versions)
-
     every = list(pages(site))
     mine, theirs, helper = every, [], None
     if previous is None and not record and len(every) >= PARALLEL_FROM and forked.available():
@@ -174,35 +172,16 @@ def render_site(
         helper = forked.beside(lambda: [_page_file(env, site, page, base, versions) for page in theirs])
     bodies: dict[str, bytes] = {}
     for page in mine:
-        path = urls.source(page.url)
         names = tuple(sorted(page.context))
         meta = describe.page_meta(site, page, base)  # computed from the model: part of the head, compared whole
+
+        def draw(model, *context, page=page, meta=meta, names=names) -> bytes:
+            return _render_page(env, page, meta, model, dict(zip(names, context, strict=True)), versions)
+
         head = (page.template, page.title, page.description, names, meta)
         inputs = (site, *(page.context[k] for k in names))
-        if previous is not None and (kept := previous.kept(compare, path, head, inputs)) is not None:
-            bodies[path] = previous.files[path]
-            out.built_from[path] = (head, inputs, kept)
-            continue
-        reads = Reads() if record or previous is not None else None
-        given = [reads.wrap(v) for v in inputs] if reads else list(inputs)
-        bodies[path] = _render_page(env, page, meta, given[0], dict(zip(names, given[1:], strict=True)), versions)
-        out.fresh.append(path)
-        if reads:
-            reads.fields.setdefault(type(site), set()).add("versions")  # the `versions` helper
-            frozen = reads.frozen()
-            out.built_from[path] = (head, inputs, records.setdefault(frozen, frozen))
-    api: dict[str, bytes] = {}
-    for path, (inputs, make) in render_api(site, base).items():
-        if previous is not None and (kept := previous.kept(compare, path, (), inputs)) is not None:
-            api[path] = previous.files[path]
-            out.built_from[path] = ((), inputs, kept)
-            continue
-        reads = Reads() if record or previous is not None else None
-        api[path] = make(*(reads.wrap(v) for v in inputs)) if reads else make(*inputs)
-        out.fresh.append(path)
-        if reads:
-            frozen = reads.frozen()
-            out.built_from[path] = ((), inputs, records.setdefault(frozen, frozen))
+        bodies[urls.source(page.url)] = make(urls.source(page.url), head, inputs, draw, page=True)
+    api = {path: make(path, (), inputs, draw) for path, (inputs, draw) in render_api(site, base).items()}
     if theirs:
         bodies.update(zip((urls.source(page.url) for page in theirs), helper.result(), strict=True))
         out.fresh.extend(urls.source(page.url) for page in theirs)
@@ -216,6 +195,31 @@ def render_site(
         if asset.is_file():
             out.files[f"assets/{asset.relative_to(ASSETS).as_posix()}"] = asset.read_bytes()
     return out
+
+
+class _Maker:
+    """Makes one file of a render: last render's bytes where what it read is unchanged (live
+    preview), else `draw(*inputs)`, noting what it read when the render records or compares."""
+
+    def __init__(self, out: Rendered, previous: Rendered | None, record: bool) -> None:
+        self.out, self.previous, self.watch = out, previous, record or previous is not None
+        self.compare = Compare()
+        self.records: dict[tuple, tuple] = {}  # equal records share one object, so comparisons are shared too
+
+    def __call__(self, path: str, head: tuple, inputs: tuple, draw, page: bool = False) -> bytes:
+        previous, out = self.previous, self.out
+        if previous is not None and (kept := previous.kept(self.compare, path, head, inputs)) is not None:
+            out.built_from[path] = (head, inputs, kept)
+            return previous.files[path]
+        reads = Reads() if self.watch else None
+        data = draw(*(reads.wrap(v) for v in inputs)) if reads else draw(*inputs)
+        out.fresh.append(path)
+        if reads:
+            if page:
+                reads.fields.setdefault(type(inputs[0]), set()).add("versions")  # the `versions` helper
+            frozen = reads.frozen()
+            out.built_from[path] = (head, inputs, self.records.setdefault(frozen, frozen))
+        return data
 
 
 PARALLEL_FROM = 64
