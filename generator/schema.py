@@ -83,70 +83,90 @@ def _moved(key: str, allowed: dict) -> str | None:
 
 
 def _explain(doc: Document, error: jsonschema.ValidationError) -> list[Problem]:
-    """The error in an author's words, at its position: one clause per schema keyword that
-    content trips (a list of flat `if`s on purpose, so each message sits beside its case), and
-    for any other keyword jsonschema's message with the value cut short."""
+    """The error in an author's words, at its position: one function per schema keyword that
+    content trips (`_SAYS`, so each message sits beside its case), and for any other keyword
+    jsonschema's message with the value cut short."""
     if error.validator == "oneOf" and error.context:
         # "a value or a list of values": report the closest alternative's complaint.
         deepest = max(error.context, key=lambda e: (len(e.relative_path), e.validator != "type"))
         if deepest.validator != "type" or not isinstance(deepest.instance, (list, dict)):
             return _explain(doc, deepest)  # its absolute_path already starts at the document root
     pointer = tuple(error.absolute_path)
-    instance, schema = error.instance, error.schema
     if error.validator == "additionalProperties":
-        allowed = schema.get("properties", {})
+        allowed = error.schema.get("properties", {})
         return [
             doc.problem(
                 pointer + (key,), _moved(key, allowed) or f"unknown field '{key}'{did_you_mean(key, allowed)}", key=True
             )
-            for key in instance
+            for key in error.instance
             if key not in allowed
         ]
-    if error.validator == "anyOf" and all(set(alt) == {"required"} for alt in error.validator_value):
-        either = " or ".join(f"'{key}'" for alt in error.validator_value for key in alt["required"])
-        return [doc.problem(pointer, f"needs {either}")]
-    if error.validator == "required":
-        missing = error.message.split("'")[1] if "'" in error.message else error.message
-        return [doc.problem(pointer, f"missing required field '{missing}'")]
-    if error.validator == "type" and isinstance(instance, float) and "string" in str(schema.get("type")):
+    said = _SAYS.get(error.validator, _generic)(error, error.instance, error.schema)
+    if said is None:  # the keyword's case does not fit: the generic message
+        said = _generic(error, error.instance, error.schema)
+    return [doc.problem(pointer, said)]
+
+
+def _either(error, instance, schema) -> str | None:
+    if not all(set(alt) == {"required"} for alt in error.validator_value):
+        return None
+    return "needs " + " or ".join(f"'{key}'" for alt in error.validator_value for key in alt["required"])
+
+
+def _required(error, instance, schema) -> str:
+    missing = error.message.split("'")[1] if "'" in error.message else error.message
+    return f"missing required field '{missing}'"
+
+
+def _type(error, instance, schema) -> str:
+    if isinstance(instance, float) and "string" in str(schema.get("type")):
         text = _float_text(instance)
-        return [
-            doc.problem(
-                pointer,
-                f'write the version in quotes, "{text}": unquoted, YAML reads {text} as the number {float(instance)!r}',
-            )
-        ]
-    if error.validator == "enum":
-        return [
-            doc.problem(
-                pointer,
-                f"{_short(instance)} is not one of {', '.join(map(str, schema['enum']))}{did_you_mean(instance, schema['enum'])}",
-            )
-        ]
-    if error.validator == "pattern":
-        pattern = schema["pattern"]
-        if pattern.startswith("^https?://"):
-            return [doc.problem(pointer, f"not an http(s) URL: {_short(instance)}")]
-        if "a-z0-9" in pattern:
-            return [
-                doc.problem(
-                    pointer, f"{_short(instance)} is not a valid id: use lowercase letters, digits, '.' and '-'"
-                )
-            ]
-        return [doc.problem(pointer, f"{_short(instance)} does not have the expected form ({pattern})")]
-    if error.validator == "format" and schema.get("format") == "date":
-        return [doc.problem(pointer, f"{_short(instance)} is not a real date (YYYY-MM-DD)")]
-    if error.validator == "minimum" and isinstance(instance, int):
-        return [doc.problem(pointer, f"must be a positive integer, not {instance}")]
-    if error.validator == "type":
-        return [doc.problem(pointer, f"{_short(instance)} is not of type {schema['type']}")]
-    if error.validator == "maxLength":
-        limit = schema["maxLength"]
-        return [doc.problem(pointer, f"{len(instance):,} characters long, at most {limit:,}: {_short(instance)}")]
-    if error.validator == "minLength":
-        return [doc.problem(pointer, "must not be empty")]
+        return f'write the version in quotes, "{text}": unquoted, YAML reads {text} as the number {float(instance)!r}'
+    return f"{_short(instance)} is not of type {schema['type']}"
+
+
+def _enum(error, instance, schema) -> str:
+    return f"{_short(instance)} is not one of {', '.join(map(str, schema['enum']))}{did_you_mean(instance, schema['enum'])}"
+
+
+def _pattern(error, instance, schema) -> str:
+    pattern = schema["pattern"]
+    if pattern.startswith("^https?://"):
+        return f"not an http(s) URL: {_short(instance)}"
+    if "a-z0-9" in pattern:
+        return f"{_short(instance)} is not a valid id: use lowercase letters, digits, '.' and '-'"
+    return f"{_short(instance)} does not have the expected form ({pattern})"
+
+
+def _date(error, instance, schema) -> str | None:
+    return f"{_short(instance)} is not a real date (YYYY-MM-DD)" if schema.get("format") == "date" else None
+
+
+def _minimum(error, instance, schema) -> str | None:
+    return f"must be a positive integer, not {instance}" if isinstance(instance, int) else None
+
+
+def _max_length(error, instance, schema) -> str:
+    return f"{len(instance):,} characters long, at most {schema['maxLength']:,}: {_short(instance)}"
+
+
+def _generic(error, instance, schema) -> str:
     # Any other complaint: jsonschema quotes the whole value, which may be megabytes long.
-    return [doc.problem(pointer, error.message.replace(repr(instance), _short(instance)))]
+    return error.message.replace(repr(instance), _short(instance))
+
+
+_SAYS = {
+    "anyOf": _either,
+    "required": _required,
+    "type": _type,
+    "enum": _enum,
+    "pattern": _pattern,
+    "format": _date,
+    "minimum": _minimum,
+    "maxLength": _max_length,
+    "minLength": lambda error, instance, schema: "must not be empty",
+}
+"""What each schema keyword's complaint says to an author (None: the generic message fits better)."""
 
 
 def _float_text(value: float) -> str:
