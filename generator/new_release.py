@@ -135,20 +135,24 @@ def todo(release: str, content_dir: Path, notes_text: str, notes_file: str) -> l
     entered = {e.id for e in this.entries} if this else set()
     for h in highlights(notes_text):
         ids = probable_features(h.text, content, cited)
-        covered = [i for i in ids if i in entered]
-        tier = f" [{h.tier}]" if h.tier else ""
-        if covered:
+        if any(i in entered for i in ids):
             continue
+        tier = f" [{h.tier}]" if h.tier else ""
         guess = f" — probably continues {', '.join(ids)}" if ids else " — no catalogue feature matches: a new one?"
         out.append(f"{notes_file}:{h.line}: highlight{tier} without an entry: {_excerpt(h.text)}{guess}")
-    for change in this.changes if this else ():
-        record = _excerpt(change.text.split("\n", 1)[0])
-        if change.section in ("bc-breaking", "deprecations") and (change.note is None or change.kind is None):
-            missing = " and ".join(k for k in ("note", "kind") if getattr(change, k) is None)
-            out.append(f"changes/{release}.yaml: {change.section}: {record}: write its {missing}")
-        if change.section == "tracked-regressions" and (change.note is None or change.workaround is None):
-            out.append(f"changes/{release}.yaml: tracked regression: {record}: write its note and workaround")
+    out += [line for change in (this.changes if this else ()) if (line := _unwritten(release, change))]
     return out
+
+
+def _unwritten(release: str, change) -> str:
+    """What a change still lacks that a reader of an upgrade needs, or ""."""
+    record = _excerpt(change.text.split("\n", 1)[0])
+    if change.section in ("bc-breaking", "deprecations") and (change.note is None or change.kind is None):
+        missing = " and ".join(k for k in ("note", "kind") if getattr(change, k) is None)
+        return f"changes/{release}.yaml: {change.section}: {record}: write its {missing}"
+    if change.section == "tracked-regressions" and (change.note is None or change.workaround is None):
+        return f"changes/{release}.yaml: tracked regression: {record}: write its note and workaround"
+    return ""
 
 
 def _excerpt(text: str, limit: int = 90) -> str:

@@ -110,26 +110,8 @@ def parse(text: str, display: str) -> tuple[Document | None, list[Problem]]:
         if refused:
             return None, [refused]
         node = yaml.compose(text, Loader=_LOADER)
-    except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        what = exc.problem or exc.context or "malformed YAML"
-        if "\t" in text and ("found character '\\t'" in str(exc) or "tab character" in str(exc)):  # PyYAML, libyaml
-            what = "a tab character; YAML indents with spaces only"
-        line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
-        start = exc.context_mark
-        if exc.context and start is not None and start.line + 1 != line:
-            what += f" ({exc.context} that starts at line {start.line + 1})"
-        return None, [Problem(display, line, col, f"YAML syntax error: {what}")]
-    except yaml.reader.ReaderError as exc:
-        # Its position counts bytes under libyaml and characters under PyYAML; the first
-        # occurrence of the character is the one the reader stopped at, whichever it is.
-        if not isinstance(exc.character, int):
-            return None, [Problem(display, 1, 1, f"YAML error: {exc.reason}")]
-        at = max(text.find(chr(exc.character)), 0)
-        line, col = text.count("\n", 0, at) + 1, at - text.rfind("\n", 0, at)
-        return None, [Problem(display, line, col, f"control character U+{exc.character:04X} is not allowed in YAML")]
-    except yaml.YAMLError as exc:  # composer errors without a mark
-        return None, [Problem(display, 1, 1, f"YAML error: {exc}")]
+    except yaml.YAMLError as exc:
+        return None, [_syntax_problem(exc, text, display)]
     if node is None:
         return None, []
     positions: dict = {}
@@ -142,6 +124,29 @@ def parse(text: str, display: str) -> tuple[Document | None, list[Problem]]:
     if data is None:  # `---` alone, or `~`
         return None, []
     return Document(display, data, positions, key_positions), []
+
+
+def _syntax_problem(exc: yaml.YAMLError, text: str, display: str) -> Problem:
+    """What stopped PyYAML (or libyaml), at its position, in an author's words."""
+    if isinstance(exc, yaml.MarkedYAMLError):
+        mark = exc.problem_mark or exc.context_mark
+        what = exc.problem or exc.context or "malformed YAML"
+        if "\t" in text and ("found character '\\t'" in str(exc) or "tab character" in str(exc)):  # PyYAML, libyaml
+            what = "a tab character; YAML indents with spaces only"
+        line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+        start = exc.context_mark
+        if exc.context and start is not None and start.line + 1 != line:
+            what += f" ({exc.context} that starts at line {start.line + 1})"
+        return Problem(display, line, col, f"YAML syntax error: {what}")
+    if isinstance(exc, yaml.reader.ReaderError):
+        # Its position counts bytes under libyaml and characters under PyYAML; the first
+        # occurrence of the character is the one the reader stopped at, whichever it is.
+        if not isinstance(exc.character, int):
+            return Problem(display, 1, 1, f"YAML error: {exc.reason}")
+        at = max(text.find(chr(exc.character)), 0)
+        line, col = text.count("\n", 0, at) + 1, at - text.rfind("\n", 0, at)
+        return Problem(display, line, col, f"control character U+{exc.character:04X} is not allowed in YAML")
+    return Problem(display, 1, 1, f"YAML error: {exc}")  # composer errors without a mark
 
 
 def _refuse_before_composing(text: str, display: str) -> Problem | None:
