@@ -53,49 +53,11 @@ def serve(args) -> int:
     import shutil
     import tempfile
 
-    from mkdocs.commands.build import build as mkdocs_build
     from mkdocs.livereload import LiveReloadServer
 
-    docs = pipeline.DEFAULT_DOCS
     host, _, port = args.addr.rpartition(":")
-    serve_url = f"http://{host}:{port}/"
     site_dir = Path(tempfile.mkdtemp(prefix="atlas-serve-"))
-    first = True
-    indexer = search.Indexer(pipeline.site_model)
-    preview = pipeline.Preview()  # what the last rebuild rendered, so a save re-renders only what it changed
-    theme = pipeline.ThemeCache()  # Material's templates compiled once, not on every save
-    lock = threading.Lock()
-    settler: threading.Timer | None = None
-
-    def settle() -> None:
-        with lock:
-            preview.settle()
-
-    def rebuild() -> None:
-        nonlocal first, settler
-        if settler is not None:
-            settler.cancel()
-        started = time.perf_counter()
-        with lock:
-            try:
-                site, written = pipeline.generate(args.content, docs, preview)
-            except ContentError as exc:  # keep serving the last good site; say what is wrong
-                print("\n".join(map(str, exc.problems)), file=sys.stderr)
-                return
-            config = pipeline.mkdocs_config(docs, site_dir, strict=False, site_url=serve_url)
-            config["plugins"]["redirects"].config["redirect_maps"] = manifest.redirects(site)
-            theme.attach(config)
-            if first:
-                config.plugins.on_startup(command="serve", dirty=True)
-            mkdocs_build(config, serve_url=serve_url, dirty=not first)
-            first = False
-        indexer.request(args.content, site_dir)
-        print(f"rebuilt in {time.perf_counter() - started:.2f}s ({len(written)} pages regenerated)", file=sys.stderr)
-        # Once saves pause, tidy the heap while nobody waits (build.Preview.settle).
-        settler = threading.Timer(SETTLE_AFTER, settle)
-        settler.daemon = True
-        settler.start()
-
+    rebuild = _Rebuild(args.content, site_dir, f"http://{host}:{port}/")
     # MkDocs' own `serve` polls every 0.5 s and watches only the generated pages; this server
     # watches the sources (about 120 files: a poll costs well under a millisecond) every
     # POLL seconds, and starts a rebuild once they have been still for as long.
@@ -114,9 +76,54 @@ def serve(args) -> int:
         finally:
             server.shutdown()
     finally:
-        indexer.stop()
+        rebuild.indexer.stop()
         shutil.rmtree(site_dir, ignore_errors=True)
     return 0
+
+
+class _Rebuild:
+    """Live preview's rebuild, called by the server on every save: what the last one rendered
+    (build.Preview, whose session keeps what enrich derived), Material's templates compiled once
+    (build.ThemeCache), and the search index following behind (search.Indexer)."""
+
+    def __init__(self, content: Path, site_dir: Path, serve_url: str) -> None:
+        self.content, self.site_dir, self.serve_url = content, site_dir, serve_url
+        self.first = True
+        self.indexer = search.Indexer(pipeline.site_model)
+        self.preview = pipeline.Preview()  # what the last rebuild rendered, so a save re-renders only what it changed
+        self.theme = pipeline.ThemeCache()  # Material's templates compiled once, not on every save
+        self.lock = threading.Lock()
+        self.settler: threading.Timer | None = None
+
+    def settle(self) -> None:
+        with self.lock:
+            self.preview.settle()
+
+    def __call__(self) -> None:
+        from mkdocs.commands.build import build as mkdocs_build
+
+        if self.settler is not None:
+            self.settler.cancel()
+        started = time.perf_counter()
+        with self.lock:
+            try:
+                site, written = pipeline.generate(self.content, pipeline.DEFAULT_DOCS, self.preview)
+            except ContentError as exc:  # keep serving the last good site; say what is wrong
+                print("\n".join(map(str, exc.problems)), file=sys.stderr)
+                return
+            config = pipeline.mkdocs_config(pipeline.DEFAULT_DOCS, self.site_dir, strict=False, site_url=self.serve_url)
+            config["plugins"]["redirects"].config["redirect_maps"] = manifest.redirects(site)
+            self.theme.attach(config)
+            if self.first:
+                config.plugins.on_startup(command="serve", dirty=True)
+            mkdocs_build(config, serve_url=self.serve_url, dirty=not self.first)
+            self.first = False
+        self.indexer.request(self.content, self.site_dir)
+        print(f"rebuilt in {time.perf_counter() - started:.2f}s ({len(written)} pages regenerated)", file=sys.stderr)
+        # Once saves pause, tidy the heap while nobody waits (build.Preview.settle).
+        self.settler = threading.Timer(SETTLE_AFTER, self.settle)
+        self.settler.daemon = True
+        self.settler.start()
 
 
 def _interrupt(signum, frame) -> None:

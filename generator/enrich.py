@@ -50,14 +50,9 @@ from .session import Session
 
 
 def enrich(content: Content, session: Session | None = None) -> Site:
-    """Build the complete Site from validated content, in one pass: a list of derivations, each a
-    function of exactly what it is given (generator.session). With live preview's `session`, a
-    derivation runs again only when its arguments changed since the last enrich.
-
-    Computed here, never in templates: lifecycles, standings and endings (`Feature`), the timeline
-    and each backend's matrix, every change's anchor, backends, features and upgrade step
-    (`ChangeView`), release-page groupings (`ReleaseView`), families, the ledger, tier levels,
-    contributors, symbol pages and the home page."""
+    """The complete Site from validated content, in one pass: a list of derivations, each a function
+    of exactly what it is given (generator.session), so with live preview's `session` one runs
+    again only when its arguments changed. Nothing is computed later, in templates."""
     s = session if session is not None else Session()
     s.start()
     d = s.derive
