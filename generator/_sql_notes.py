@@ -9,7 +9,8 @@ bullets and area headings are plain lines, PR refs stay as `(#12345)`.
 line N of the file, so every warning and refusal points at the SQL file's own line):
 - the line of each `INSERT` becomes the section's `#` heading (a title one edit away from a
   known section, 2.3's "Highligts", is read as that section);
-- a line citing a PR is a change (a bullet);
+- a line citing a PR is a change (a bullet), unless it cites it mid-sentence under a change
+  (an explanation pointing at a discussion: "One concrete example is here, #118337, where …");
 - a short PR-less line is an area heading: `###` when the same words head an area in another
   section of the file, or it stands over another such line (an area name such as "Distributed
   API" over "C10d:"), `####` otherwise (a sub-area such as "C10d:"). A short line under a change is its explanation or code, unless a change
@@ -36,6 +37,7 @@ _LITERAL = re.compile(r"'((?:[^'\\]|\\.|'')*)'", re.DOTALL)
 _SEPARATOR = re.compile(r"\s*,\s*")
 _ESCAPE = re.compile(r"\\(.)|''", re.DOTALL)
 # A sentence, code, or a table's header row of versions ("2.2  2.3") is no area name.
+_ENDS_WITH_REF = re.compile(r"#\d+\W*$")
 _NOT_A_LABEL = re.compile(r"\.(?:\s|$)|[=;{}\[\]\"`]|^[#@>(]|\w\(|^(?:from|import|def|class|return)\b|^[\d.\s]+$")
 
 
@@ -132,7 +134,7 @@ def _section_lines(body: tuple[str, ...], areas: frozenset[str]) -> list[str]:
         words = line.strip()
         if not words:
             out.append("")
-        elif find_prs(words):
+        elif find_prs(words) and not (open_change and not _ENDS_WITH_REF.search(words)):
             out.append(f"- {words}")
             open_change = True
         elif _short(words) and (words in areas or not open_change or _heads_changes(lines, k)):

@@ -23,7 +23,7 @@ VALUES ('pytorch', '2.2.2', '2.3.0', '2024-04-26', 'Highligts', 'We are excited 
 INSERT INTO default.library_updates (library_name, old_version, new_version, release_date, update_type, update_notes)
 VALUES ('pytorch', '2.2.2', '2.3.0', '2024-04-26', 'Backwards Incompatible Changes
          ', 'Remove deprecated widget API\\'s (#101)
-         Callers of widget() must use gadget() now.
+         Callers of widget() must use gadget() now, as #107 discussed at length.
 
          2.2  2.3
          # Version 2.2
@@ -55,7 +55,7 @@ def test_an_sql_copy_is_recognised_and_markdown_is_not():
 def test_each_insert_is_a_section_and_each_pr_citing_line_a_change():
     changes = parse_notes(SQL, "n.sql.md").changes
     assert [(c.section, c.area, c.prs) for c in changes] == [
-        ("bc-breaking", "", (101,)),
+        ("bc-breaking", "", (101, 107)),  # a ref mid-sentence under a change is its explanation
         ("bc-breaking", "torch.export", (102,)),
         ("bc-breaking", "Releng", ()),  # a change citing no PR, under an area name
         ("bug-fixes", "torch.export", (103,)),
@@ -99,7 +99,7 @@ def test_import_notes_writes_an_sql_copy(tmp_path):
     proc = run_cli("import-notes", str(notes), "--release", "2.3", "--output", str(out))
     assert proc.returncode == 0, proc.stderr
     data = yaml.safe_load(out.read_text(encoding="utf-8"))
-    assert sorted(n for c in data["changes"] for n in c["prs"]) == [101, 102, 103, 104, 105, 106]
+    assert sorted(n for c in data["changes"] for n in c["prs"]) == [101, 102, 103, 104, 105, 106, 107]
 
 
 # The 2.0 draft's breaking changes: bold `###` headings carrying their PR, with a table of two
