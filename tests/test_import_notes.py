@@ -284,6 +284,7 @@ def test_a_heading_that_is_a_change_names_no_area():
         ("## Default to `dynamo=True` for ONNX exporter (#1)", "ONNX"),  # an area name in prose, not `dynamo` in code
         ("## Remove `torch.onnx.enable_fake_mode` (#1)", "ONNX"),  # a torch module in code
         ("## Min supported Python version is now 3.10 (#1)", "Release Engineering"),  # a cue word
+        ("## Drop support for Python versions <= 3.7 (#1)", "Release Engineering"),  # 2.0's wording
         ("## Raise appropriate errors in `torch.cat` (#1)", ""),  # nothing names an area: unassigned
     ],
 )
@@ -294,6 +295,17 @@ def test_wording_decides_the_area_where_the_notes_name_none(heading, area):
         "## Release Engineering\n- d (#5)\n"
     )
     assert parse_notes(notes, "n.md").changes[0].area == area
+
+
+def test_wording_finds_areas_named_with_api():
+    """2.0 and 2.3 name areas "Optimizer API", "Distributed API": a breaking change naming
+    `torch.optim` or ProcessGroupNCCL is filed under them."""
+    notes = (
+        "# Backwards Incompatible Changes\n## Gradients are `None` after `torch.optim.SGD.zero_grad()` (#1)\n"
+        "## ProcessGroupNCCL drops a mode (#2)\n"
+        "# Bug fixes\n## Optimizer API\n- a (#3)\n## Distributed API\n- b (#4)\n"
+    )
+    assert [c.area for c in parse_notes(notes, "n.md").changes][:2] == ["Optimizer API", "Distributed API"]
 
 
 def test_hand_written_fields_stay_with_a_change_without_prs_whose_area_moved():
