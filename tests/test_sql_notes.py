@@ -162,3 +162,14 @@ def test_a_draft_with_bold_headings_tables_and_code_gives_one_change_per_heading
         "#### **Deleted torch::deploy from PyTorch Core (#85953)**",
         "### **Deprecate TypedStorage (#85303)**",
     ]
+
+
+def test_a_bold_heading_record_reads_as_plain_text_whole_or_cut():
+    """A page that lists 2.0's breaking changes shows `### **Title (#PR)**` as its title, without
+    the heading's bold: cut to a headline, its closing `**` would be lost and the opening one shown."""
+    from generator.textfilters import headline, record
+
+    title = "### **Users doing wildcard import of " + "very " * 30 + "long names will break (#87917)**"
+    assert "*" not in headline(title) and "<strong>" not in headline(title) and headline(title).endswith("…")
+    assert str(record("#### **Deleted torch::deploy (#85953)**")).startswith("Deleted torch")
+    assert "<strong>Bold</strong>" in record("- **Bold** start and **more** (#1)")  # bold inside a line stays
