@@ -58,7 +58,8 @@ WORDING: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...] = tuple(
     (re.compile(pattern, re.IGNORECASE), names)
     for pattern, names in (
         (
-            r"\bci/cd\b|\bwheels?\b|manylinux|anaconda|cxx11_abi|\bbinaries\b|supported python version",
+            r"\bci/cd\b|\bwheels?\b|manylinux|anaconda|cxx11_abi|\bbinaries\b|supported python version"
+            r"|support for python versions",
             ("release engineering", "releng"),
         ),
         (r"\bmacos\b|\bmetal\b", ("mps",)),
@@ -69,7 +70,7 @@ WORDING: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...] = tuple(
         (r"\bcustom operators?\b|\bcustom ops?\b|torch\.library\b", ("composability",)),
         (r"stable::|\bshim\b|\blibtorch\b", ("c++ extensions", "c++", "cpp")),
         (r"\bdataloader\b|torch\.utils\.data\b", ("dataloader",)),
-        (r"\bc10d\b|\bnccl\b|\bfsdp2?\b|\bdtensor\b|torch\.distributed\b", ("distributed",)),
+        (r"\bc10d\b|\bnccl\b|\bprocessgroup\w*|\bdcp\b|\bfsdp2?\b|\bdtensor\b|torch\.distributed\b", ("distributed",)),
         (r"\blr_?scheduler\b|torch\.optim\b", ("optim", "optimizer")),
     )
 )
@@ -671,7 +672,7 @@ def _area_key(name: str) -> str:
     "Ahead-Of-Time Inductor (AOTI)" -> "ahead-of-time inductor"."""
     key = re.sub(r"\([^)]*\)", " ", name.lower())
     key = " ".join(key.split()).removeprefix("torch.")
-    return key.removesuffix(" frontend").strip()
+    return key.removesuffix(" frontend").removesuffix(" api").strip()
 
 
 _CODE_SPAN = re.compile(r"`([^`]+)`")

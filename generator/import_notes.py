@@ -30,7 +30,7 @@ from pathlib import Path
 
 import yaml
 
-from . import load, schema, urls, yamlsrc
+from . import _sql_notes, load, schema, urls, yamlsrc
 from ._notes_parser import ImportedChange, Lines, ParsedNotes, build, classify, find_prs
 from .errors import ContentError, Problem, UsageError, exit_code
 from .model import HAND_WRITTEN
@@ -92,9 +92,15 @@ def parse_notes(text: str, path: str) -> ParsedNotes:
     YAML (yamlsrc.MAX_DEPTH): no real notes come close, and the reader recurses once per level of
     nested groups, so a few hundred levels would crash it.
     """
-    lines = classify(text)
+    lines = classify(as_markdown(text))
     _refuse_deep_lists(lines, path)
     return build(lines, path)
+
+
+def as_markdown(text: str) -> str:
+    """The notes as Markdown: an SQL copy (2.3's) rebuilt line for line by `_sql_notes`, any
+    other text as it is."""
+    return _sql_notes.to_markdown(text) if _sql_notes.is_sql_copy(text) else text
 
 
 def _refuse_deep_lists(lines: Lines, path: str) -> None:
@@ -172,7 +178,7 @@ def _import(notes_file: str, release: str, output: str | None, diff: bool, conte
     if not _RELEASE.fullmatch(release):
         raise _usage(notes_file, f"--release {release!r} is not a 2.x minor release such as 2.10")
     raw = _read_bytes(notes_file)
-    lines = classify(_decode(raw, notes_file))
+    lines = classify(as_markdown(_decode(raw, notes_file)))
     # Depth before size: it names a line, and a list nested that deep is megabytes long anyway.
     _refuse_deep_lists(lines, notes_file)
     if len(raw) > yamlsrc.MAX_BYTES:

@@ -386,6 +386,7 @@ def _build_release(doc, ids, tiers, vocabularies, changes) -> tuple[Release | No
         summary=d["summary"],
         blog=d["links"].get("blog"),
         notes=d["links"]["notes"],
+        coverage=d.get("coverage"),
         compatibility=_compatibility(d.get("compatibility")),
         patches=_patches(doc, version, problems),
         entries=entries,

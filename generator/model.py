@@ -279,6 +279,7 @@ class Release:
     summary: str
     blog: str | None
     notes: str
+    coverage: str | None  # what the change list covers and where it comes from, when not the whole notes
     compatibility: Compatibility | None
     patches: tuple[Patch, ...]
     entries: tuple[Entry, ...]

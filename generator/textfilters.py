@@ -65,13 +65,20 @@ def _rich(value: str) -> Markup:
 
 
 _MARKER = re.compile(r"^\s*(?:[-*+]|#{1,6})\s+")
+_BOLD_HEADING = re.compile(r"^\s*#{1,6}\s+(?:\*\*|__)(?=\S)(.+?)(?<=\S)(?:\*\*|__)\s*$")
+
+
+def _unmarked(line: str) -> str:
+    """A record line without its list or heading mark, and without the bold a heading wraps its
+    whole title in (2.0's `### **Title (#PR)**`): a cut headline would leave its `**` unclosed."""
+    return _MARKER.sub("", _BOLD_HEADING.sub(r"\1", line))
 
 
 def record(value) -> Markup:
     """A change's record line as one inline line: list and heading marks gone, lines joined, and
     links reduced to their text (the record is itself a link to the change). The notes editors'
     own marks (`_(from miscategorized)_`) are not part of what changed: they go too."""
-    lines = [_EDITORS.sub("", _MARKER.sub("", line)).strip() for line in str(value).split("\n")]
+    lines = [_EDITORS.sub("", _unmarked(line)).strip() for line in str(value).split("\n")]
     return rich(_LINK.sub(r"\1", " ".join(line for line in lines if line)))
 
 
@@ -92,7 +99,7 @@ def headline(value, limit: int = 120) -> Markup:
 @functools.lru_cache(maxsize=1 << 16)
 def _headline(value: str, limit: int) -> Markup:
     first = next((line for line in value.split("\n") if line.strip()), "")
-    line = " ".join(_LINK.sub(r"\1", _EDITORS.sub("", _MARKER.sub("", first))).split())
+    line = " ".join(_LINK.sub(r"\1", _EDITORS.sub("", _unmarked(first))).split())
     if len(line) > limit:
         cut = line[:limit]
         cut = cut.rsplit(" ", 1)[0] if " " in cut else cut

@@ -300,7 +300,13 @@ def test_changes_naming_a_features_api_show_on_its_page():
         for area in section.areas
         for view in area.changes
     ]
-    for fid, pattern in {"flex-attention": r"flex_attention|flexattention", "fsdp2": r"fully_shard|\bfsdp2\b"}.items():
+    # FSDP2's API is `fully_shard`: not FSDP1's module `fully_sharded_data_parallel` (2.0), nor 2.3's
+    # "composable API fully_shard", the FSDP1-based API of that name, deprecated for the wrapper.
+    patterns = {
+        "flex-attention": r"flex_attention|flexattention",
+        "fsdp2": r"(?<!composable API )fully_shard\b|\bfsdp2\b",
+    }
+    for fid, pattern in patterns.items():
         naming = [v for v in views if re.search(pattern, v.change.text.split("\n")[0], re.I)]
         assert len(naming) >= 30, fid
         on_page = {v.anchor for _, v in site.feature_changes[fid]}
@@ -336,3 +342,18 @@ def test_the_ledger_follows_a_deprecation_to_its_removal(real_site: Path):
     ledger = html.split('id="removals-of-earlier-deprecations"', 1)[0]
     setup = next(r for r in ledger.split("<tr>") if "setup.py</code> is now a deprecation shim" in r)
     assert re.search(r"<td>2\.18</td>", setup) and ">2.14</a>" in setup, setup
+
+
+def test_a_release_page_says_what_its_partial_change_list_covers(real_site: Path):
+    """Issue 35: the change lists of 2.0 (a draft), 2.3 (an SQL copy) and 2.4 (three sections of
+    the notes) say so on their release pages, over the changes and over the upgrade step; a
+    release imported from its complete notes says nothing of the kind."""
+    site = real_model()
+    covered = {r.version: r.coverage for r in site.releases if r.coverage}
+    assert set(covered) == {"2.0", "2.3", "2.4"}
+    assert "deprecations and new features only" in covered["2.4"] and "draft" in covered["2.0"]
+    for version, words in covered.items():
+        page = (real_site / "releases" / version / "index.html").read_text(encoding="utf-8")
+        shown = [unescape(re.sub(r"<[^>]+>", "", m)) for m in re.findall(r'class="atlas-coverage">(.*?)</p>', page)]
+        assert shown == [f"What this change list covers: {' '.join(words.split())}"] * 2, version
+    assert 'class="atlas-coverage"' not in (real_site / "releases" / "2.5" / "index.html").read_text(encoding="utf-8")
