@@ -171,21 +171,17 @@ def symbol_counts(change_views: dict) -> Counter:
 def change_ending(
     release: Release, view: ChangeView, later: list[tuple[Release, ChangeView]], counts: Counter, shipped: set
 ) -> Ending:
-    """How a deprecation change record ends, checked against later releases' changes that name what
-    its record line names: a later removal naming one of its rare names (on at most three changes)
-    removed it; from the announced removal release on, a change naming one of its names (on at most
-    twenty) carried the announcement out (2.12's `fullgraph=True` warning, an error in 2.13).
-    Else due, overdue or still deprecated."""
-    planned = view.change.removal
-    named = {s for s in symbols.of_text(record_line(view.change.text)) if counts[s] <= 20}
+    """How a deprecation change record ends, checked against later releases' changes: the one its
+    `carried_out` names (the PR of the change that made the warning an error or removed the API:
+    2.12's `fullgraph=True` warning, an error in 2.13), else a later removal whose record line
+    names one of the rare names (on at most three changes) of this one's. Else due, overdue or
+    still deprecated."""
+    planned, pr = view.change.removal, view.change.carried_out
+    named = {s for s in symbols.of_text(record_line(view.change.text)) if counts[s] <= 3}
     for r, v in later:
-        shared = named.intersection(v.symbols)
-        if not shared:
-            continue
-        evidence = urls.at(urls.release(r.version), v.anchor)
-        if ending_kind(v.change) == "removal" and any(counts[s] <= 3 for s in shared):
-            return Ending(release.version, planned, r.version, "change", None, evidence, "removed")
-        if planned and version_key(r.version) >= version_key(planned):
+        by_hand = pr is not None and pr in v.change.prs
+        if by_hand or (ending_kind(v.change) == "removal" and named.intersection(v.symbols)):
+            evidence = urls.at(urls.release(r.version), v.anchor)
             return Ending(release.version, planned, r.version, "change", None, evidence, "removed")
     return Ending(release.version, planned, None, "", None, "", status(planned, None, shipped))
 

@@ -39,6 +39,7 @@ def check(site: Site, content_dir: Path | str | None = None) -> list[Problem]:
         home_lists,
         tiers_agree,
         standings_agree,
+        carried_out_cited,
         about_states_facts,
         alternatives,
     ):
@@ -313,6 +314,18 @@ def standings_agree(site: Site, where: _Where) -> list[Problem]:
         row = rows.get(feature.id)
         if row is not None and row.ending is not feature.ending:
             out.append(where.catalogue(node, f"{feature.id}: the ledger states another ending than its page"))
+    return out
+
+
+def carried_out_cited(site: Site, where: _Where) -> list[Problem]:
+    """A deprecation's `carried_out` names the PR of a change in a later release's list."""
+    out = []
+    for i, release in enumerate(site.releases):
+        later = {pr for r in site.releases[i + 1 :] for c in r.changes for pr in c.prs}
+        for change in release.changes:
+            if change.carried_out is not None and change.carried_out not in later:
+                said = f"carried_out: no later release's change list cites PR {change.carried_out}"
+                out.append(where.change(release.version, change, said))
     return out
 
 

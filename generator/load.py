@@ -551,6 +551,7 @@ def _change(doc: Document, i: int, raw: dict, ids: dict, problems: list[Problem]
         kind=raw.get("kind"),
         restore=raw.get("restore"),
         removal=raw.get("removal"),
+        carried_out=raw.get("carried_out"),
         features=tuple(raw.get("features", ())),
         issues=tuple(raw.get("issues", ())),
         workaround=raw.get("workaround"),

@@ -254,6 +254,7 @@ class Change:
     kind: str | None = None  # hand-written: one of CHANGE_KINDS
     restore: str | None = None  # hand-written: what brings the old behaviour back
     removal: str | None = None  # hand-written: the release named for a deprecation's removal
+    carried_out: int | None = None  # hand-written, for deprecations: the PR of a later change that carried it out
     features: tuple[str, ...] = ()  # hand-written: feature ids it belongs to
     issues: tuple[int, ...] = ()  # pytorch/pytorch issues the notes link (a tracked regression's report)
     workaround: str | None = None  # hand-written, for tracked regressions: how to avoid the problem
@@ -261,7 +262,7 @@ class Change:
     # changes merged into it), kept on it as alias ids so published links still land on it
 
 
-HAND_WRITTEN = ("note", "workaround", "backends", "kind", "restore", "removal", "features", "anchors")
+HAND_WRITTEN = ("note", "workaround", "backends", "kind", "restore", "removal", "carried_out", "features", "anchors")
 """A change's hand-written fields as content/changes/X.Y.yaml spells them (`backends` is
 Change.backends_override): what a re-import of the notes keeps, and the changes schema marks
 "Hand-written"."""

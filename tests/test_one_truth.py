@@ -139,3 +139,26 @@ def test_pages_state_facts_not_the_sites_history(real_site):
     for rel in ("features/torch-compile-python-3.13", "features/python-3.14-wheels", "features/max-autotune-cpu"):
         page = (real_site / rel / "index.html").read_text(encoding="utf-8")
         assert "still leads here" not in page and "was called" not in page, rel
+
+
+def test_a_carried_out_pr_no_later_change_cites_fails_check(content_copy):
+    from generator.build import site_model
+    from generator.errors import ContentError
+
+    path = content_copy / "changes" / "2.8.yaml"
+    text = path.read_text(encoding="utf-8")
+    marker = "  - section: improvements\n"
+    assert marker in text
+    path.write_text(
+        text.replace(
+            marker,
+            '  - section: deprecations\n    area: CUDA\n    text: "`torch.old_op` is deprecated (#304)"\n'
+            "    prs: [304]\n    kind: behaviour-change\n    note: Call the new op.\n    carried_out: 99999\n" + marker,
+            1,
+        ),
+        encoding="utf-8",
+    )
+    with pytest.raises(ContentError) as info:
+        site_model(content_copy)
+    said = [str(p) for p in info.value.problems]
+    assert any("changes/2.8.yaml:" in p and "no later release's change list cites PR 99999" in p for p in said), said
