@@ -35,76 +35,36 @@ How a line under a section is read:
   changes under it: it names no area, and its words only help the wording decide one (below).
 - A change no heading, bold label or group bullet files under an area (2.9 writes its breaking
   changes as bare `##` headings) gets one from its wording: an area name the same notes use, or a
-  module or cue word of `WORDING`, found in its record line (then in a summary heading over it).
+  module or cue word of `_notes_areas.WORDING`, found in its record line (then in a summary heading over it).
   Where nothing matches, its area stays "" (unassigned).
 """
 
 from __future__ import annotations
 
-import html
 import re
 from dataclasses import dataclass, field, replace
 from itertools import pairwise
 
+from ._notes_areas import areas_from_wording
+from ._notes_syntax import (
+    AREA_SEPARATOR,
+    BOLD_LINE,
+    FENCE_CLOSE,
+    FENCE_OPEN,
+    HEADING,
+    INLINE_CODE,
+    ITEM,
+    LABEL_WORDS,
+    NOT_A_PR_URL,
+    REF,
+    SENTENCE_WORDS,
+    TOC_LINE,
+)
+from .model import ACTION_SECTIONS
 from .model import SECTIONS as MODEL_SECTIONS
 
-AREA_SEPARATOR = " › "
-LABEL_WORDS = 4  # a group label of more words is a sentence: kept in the text, not the area
-SENTENCE_WORDS = 6  # a heading of more words, or with a full stop, is a sentence: never an area
-
-# Cue words -> the area names (normalised by `_area_key`) they point to, most specific first.
-# A change without an area takes the first of these names that its own notes use as an area.
-WORDING: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...] = tuple(
-    (re.compile(pattern, re.IGNORECASE), names)
-    for pattern, names in (
-        (
-            r"\bci/cd\b|\bwheels?\b|manylinux|anaconda|cxx11_abi|\bbinaries\b|supported python version"
-            r"|support for python versions",
-            ("release engineering", "releng"),
-        ),
-        (r"\bmacos\b|\bmetal\b", ("mps",)),
-        (r"\bbuilds?\b|\bc\+\+\d\d\b|\bheader guards?\b", ("build", "release engineering", "releng")),
-        (r"\boperator schemas?\b", ("composability",)),
-        (r"\bStorageImpl\b|\bc10::", ("c++ extensions", "c++", "cpp")),
-        (r"\bnamed tensors?\b", ("python",)),
-        (r"\bcustom operators?\b|\bcustom ops?\b|torch\.library\b", ("composability",)),
-        (r"stable::|\bshim\b|\blibtorch\b", ("c++ extensions", "c++", "cpp")),
-        (r"\bdataloader\b|torch\.utils\.data\b", ("dataloader",)),
-        (r"\bc10d\b|\bnccl\b|\bprocessgroup\w*|\bdcp\b|\bfsdp2?\b|\bdtensor\b|torch\.distributed\b", ("distributed",)),
-        (r"\blr_?scheduler\b|torch\.optim\b", ("optim", "optimizer")),
-    )
-)
-
-# Section heading text (lower-cased, emoji/punctuation/bold removed) -> section id, from the one
-# table of sections (model.SECTIONS). None means "Highlights": it feeds features, not changes,
-# and is skipped.
 SECTIONS: dict[str, str | None] = {"highlights": None} | {h: s.id for s in MODEL_SECTIONS for h in s.headings}
 OTHER = "other"
-
-_HEADING = re.compile(r"^ {0,3}(#{1,6})(?=[ \t]|$)[ \t]*(.*?)(?:[ \t]+#+)?[ \t]*$")
-_FENCE_OPEN = re.compile(r"^[ \t]*(`{3,}(?=[^`]*$)|~{3,})")
-_FENCE_CLOSE = re.compile(r"^[ \t]*(`{3,}|~{3,})[ \t]*$")
-_ITEM = re.compile(r"^([ \t]*)(?:[-*+]|\d{1,9}[.)])(?:[ \t]+|$)")
-_BOLD_LINE = re.compile(r"^ {0,3}(\*\*|__)(?![*_\s])(.+?)\1[ \t]*:?[ \t]*$")
-_TOC_LINE = re.compile(r"^[ \t]*(?:[-*+]|\d+[.)])[ \t]+\[[^\]]+\]\(#[A-Za-z][\w-]*\)[ \t]*$")
-
-# A PR reference, scanning left to right (the test suite re-states this rule independently):
-# - a link whose text is "#N" counts once as PR N, unless it targets a pytorch/pytorch issue or
-#   another repository;
-# - a bare https://github.com/pytorch/pytorch/pull/N URL;
-# - "#N" anywhere else, unless an issue keyword stands before it ("issue #1", "fixes #1",
-#   "closes #1", "resolves #1"): GitHub's closing keywords mark an issue, not the change's PR.
-# Fenced code and inline code spans (``Misaligned Tensor data on argument #0``) are not searched.
-_REF = re.compile(
-    r"\[#(?P<link>\d+)\]\((?P<url>[^)]*)\)"
-    r"|https?://github\.com/pytorch/pytorch/pull/(?P<pull>\d+)"
-    r"|(?P<kw>\b(?:issues?|fix(?:e[sd])?|close[sd]?|resolve[sd]?)[ \t]+)?(?<![\w&#])#(?P<num>\d+)(?!\d)",
-    re.IGNORECASE,
-)
-# An inline code span: a run of backticks, then text, then a run of the same length (CommonMark),
-# on one line (so a stray backtick never hides the references of the lines below it).
-_INLINE_CODE = re.compile(r"(?<!`)(`+)(?!`)([^\n]+?)(?<!`)\1(?!`)")
-_NOT_A_PR_URL = re.compile(r"github\.com/(?:pytorch/pytorch/issues/|(?!pytorch/pytorch(?:/|$))[^/\s]+/)", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -137,9 +97,9 @@ class ParsedNotes:
 def find_prs(text: str) -> tuple[int, ...]:
     """The PR numbers `text` cites outside fenced and inline code, deduplicated, in order."""
     found: dict[int, None] = {}
-    for m in _REF.finditer(_prose(text)):
+    for m in REF.finditer(_prose(text)):
         if m["link"]:
-            if not _NOT_A_PR_URL.search(m["url"]):
+            if not NOT_A_PR_URL.search(m["url"]):
                 found[int(m["link"])] = None
         elif m["pull"]:
             found[int(m["pull"])] = None
@@ -164,65 +124,7 @@ def _prose(text: str) -> str:
         fence, in_code = _fence_step(fence, line)
         if not in_code:
             prose.append(line)
-    return _INLINE_CODE.sub(" ", "\n".join(prose))
-
-
-@dataclass(frozen=True)
-class Highlight:
-    """One line of the notes' Highlights (a table cell or a list item), as plain text."""
-
-    text: str
-    tier: str  # the tier heading above it in the table ("API-Unstable"), "" when none
-    line: int  # 1-based line in the notes
-
-
-# A table row runs from its <tr> to the next (2.10 closes rows with a second <tr>, not </tr>).
-_ROW_HTML = re.compile(r"<tr\b[^>]*>(.*?)(?=<tr\b|</table>|\Z)", re.IGNORECASE | re.DOTALL)
-_CELL = re.compile(r"<t[dh][^>]*>(.*?)</t[dh]>", re.IGNORECASE | re.DOTALL)
-_TIER_CELL = re.compile(r"^(?:(?:API-)?(?:un)?stable|beta|prototype)\b[^.]{0,30}$", re.IGNORECASE)
-
-
-def highlights(text: str) -> tuple[Highlight, ...]:
-    """The Highlights section's items, table cells or list items, each with the tier its table
-    files it under: a row of tier names heads columns (2.6), a one-cell tier row heads the rows
-    below it (2.9)."""
-    lines = text.replace("\r\n", "\n").split("\n")
-    body, level = [], None
-    for i, line in enumerate(lines):
-        heading = _HEADING.match(line)
-        if heading and level is not None and len(heading[1]) <= level:
-            break
-        if heading and level is None and section_key(heading[2]) == "highlights":
-            level, first = len(heading[1]), i + 1
-        elif level is not None:
-            body.append(line)
-    if level is None:
-        return ()
-    section = "\n".join(body)
-    out: list[Highlight] = []
-    columns: list[str] = []
-    tier = ""
-    for row in _ROW_HTML.finditer(section):
-        cells = [(m.start(1) + row.start(1), _plain(m[1])) for m in _CELL.finditer(row[1])]
-        cells = [(at, c) for at, c in cells if c]
-        if cells and all(_TIER_CELL.match(c) for _, c in cells):
-            names = [re.sub(r"^.*\((.+)\)$", r"\1", c) for _, c in cells]
-            columns, tier = (names, "") if len(names) > 1 else ([], names[0])
-            continue
-        for k, (at, cell) in enumerate(cells):
-            where = first + 1 + section.count("\n", 0, at)
-            out.append(Highlight(cell, columns[k] if k < len(columns) else tier, where))
-    if not out:  # a list instead of a table
-        for k, line in enumerate(body):
-            item = _ITEM.match(line)
-            if item and _plain(line[item.end() :]):
-                out.append(Highlight(_plain(line[item.end() :]), "", first + 1 + k))
-    return tuple(out)
-
-
-def _plain(markup: str) -> str:
-    """Table-cell or list-item markup as one line of plain text."""
-    return " ".join(html.unescape(re.sub(r"<[^>]+>", "", markup)).replace("**", "").split())
+    return INLINE_CODE.sub(" ", "\n".join(prose))
 
 
 def section_key(heading: str) -> str:
@@ -241,9 +143,9 @@ def clean_label(text: str) -> str:
 def _fence_step(fence: tuple[str, int] | None, line: str) -> tuple[tuple[str, int] | None, bool]:
     """Advance the fence state over one line: (new state, whether the line is code)."""
     if fence is None:
-        m = _FENCE_OPEN.match(line)
+        m = FENCE_OPEN.match(line)
         return ((m[1][0], len(m[1])), True) if m else (None, False)
-    m = _FENCE_CLOSE.match(line)
+    m = FENCE_CLOSE.match(line)
     if m and m[1][0] == fence[0] and len(m[1]) >= fence[1]:
         return None, True
     return fence, True
@@ -286,17 +188,17 @@ def classify(text: str) -> Lines:
             fence_line = i
         if code[i]:
             continue
-        m = _HEADING.match(line)
+        m = HEADING.match(line)
         if m:
             heading[i] = (len(m[1]), m[2])
             items = []
-        elif _ITEM.match(line) or (blank_before and line.strip()):
+        elif ITEM.match(line) or (blank_before and line.strip()):
             # An item closes the items indented as far as it or further; so does a paragraph
             # after a blank line (without the blank line it is a lazy continuation).
             indent = _indent(line)
             while items and items[-1] >= indent:
                 items.pop()
-            if _ITEM.match(line):
+            if ITEM.match(line):
                 items.append(indent)
                 list_depth[i] = len(items)
         blank_before = not line.strip()
@@ -394,7 +296,7 @@ class _Emitter:
         child_indent = None
         for k in range(1, len(lines)):
             j = lines[k]
-            if self.opaque[j] or not _ITEM.match(self.lines[j]) or _indent(self.lines[j]) <= first + 1:
+            if self.opaque[j] or not ITEM.match(self.lines[j]) or _indent(self.lines[j]) <= first + 1:
                 continue
             child_indent = _indent(self.lines[j]) if child_indent is None else child_indent
             if _indent(self.lines[j]) <= child_indent + 1:
@@ -404,10 +306,10 @@ class _Emitter:
         # A paragraph or code block indented like the nested items, not under one of them,
         # explains the bullet as a whole ("User code … does not need to change"): one change.
         own_after = any(
-            self.lines[j].strip() and not _ITEM.match(self.lines[j]) and first < _indent(self.lines[j]) <= child_indent
+            self.lines[j].strip() and not ITEM.match(self.lines[j]) and first < _indent(self.lines[j]) <= child_indent
             for c in chunks
             for j in c[1:]
-            if not self.code[j] or _FENCE_OPEN.match(self.lines[j])
+            if not self.code[j] or FENCE_OPEN.match(self.lines[j])
         )
         if (
             chunks
@@ -438,7 +340,7 @@ class _Emitter:
 
     def _label(self, label_line: int) -> str:
         line = self.lines[label_line]
-        item = _ITEM.match(line)
+        item = ITEM.match(line)
         return clean_label(line[item.end() :] if item else line)
 
     def _emit(self, lines: list[int], section: str, area: str, context: tuple[int, ...]) -> None:
@@ -506,7 +408,7 @@ class _Reader:
                 self._line(i)
                 i += 1
         self._flush()
-        changes = _join_explanations(_areas_from_wording(self.emitter.changes, self.emitter.summaries))
+        changes = _join_explanations(areas_from_wording(self.emitter.changes, self.emitter.summaries))
         return ParsedNotes(changes, tuple(self.warnings))
 
     def _start_section(self, i: int, title: str) -> None:
@@ -552,7 +454,7 @@ class _Reader:
             if self.heading[j]:
                 return False
             if line.strip():
-                if _ITEM.match(line) or _BOLD_LINE.match(line) or _TOC_LINE.match(line):
+                if ITEM.match(line) or BOLD_LINE.match(line) or TOC_LINE.match(line):
                     return False
                 return not self._body_lists_changes(i, level)
         return False
@@ -565,7 +467,7 @@ class _Reader:
         for j in range(i + 1, len(self.text)):
             if self.heading[j] and self.heading[j][0] <= level:
                 break
-            if not self.code[j] and _ITEM.match(self.text[j]) and not _TOC_LINE.match(self.text[j]):
+            if not self.code[j] and ITEM.match(self.text[j]) and not TOC_LINE.match(self.text[j]):
                 total += 1
                 cites += bool(find_prs(self.text[j]))
         return total >= 2 and 2 * cites > total
@@ -578,7 +480,7 @@ class _Reader:
             elif line.strip():
                 self._open(i)
             return
-        m = _BOLD_LINE.match(line)
+        m = BOLD_LINE.match(line)
         if m and not find_prs(line):
             self._flush()
             self.place.bold = clean_label(m[2])
@@ -586,9 +488,9 @@ class _Reader:
             if self.place.stack and self.place.stack[-1][2]:
                 self.place.stack.pop()
             return
-        item = _ITEM.match(line)
+        item = ITEM.match(line)
         if item and (block.item < 0 or _indent(line) <= _indent(self.text[block.item]) + 1):
-            if not _TOC_LINE.match(line):  # "- [Highlights](#highlights)" lists sections, not changes
+            if not TOC_LINE.match(line):  # "- [Highlights](#highlights)" lists sections, not changes
                 self._open(i, is_item=True)
         elif not item and self._labels_next_items(i):
             self._open(i)
@@ -612,7 +514,7 @@ class _Reader:
             and not line.endswith((".", ",", ";"))
             and _indent(self.text[i]) <= indent
             and not self.code[i + 1]
-            and bool(_ITEM.match(nxt))
+            and bool(ITEM.match(nxt))
             and _indent(nxt) <= indent + 1
         )
 
@@ -635,9 +537,6 @@ class _Reader:
         block.lines, block.item, block.run = [], -1, []
 
 
-_ACTING = ("bc-breaking", "deprecations")
-
-
 def _join_explanations(changes: tuple[ImportedChange, ...]) -> tuple[ImportedChange, ...]:
     """Each bullet that cites no PR and explains the bullet above it, joined to that bullet.
 
@@ -650,9 +549,9 @@ def _join_explanations(changes: tuple[ImportedChange, ...]) -> tuple[ImportedCha
         last = out[-1] if out else None
         if (
             last is not None
-            and change.section in _ACTING
+            and change.section in ACTION_SECTIONS
             and not change.prs
-            and _ITEM.match(change.text)
+            and ITEM.match(change.text)
             and last.prs
             and (last.section, last.area) == (change.section, change.area)
         ):
@@ -667,58 +566,6 @@ def is_sentence(label: str) -> bool:
     return len(label.split()) > SENTENCE_WORDS or bool(re.search(r"\.(?:\s|$)", label))
 
 
-def _area_key(name: str) -> str:
-    """An area name reduced for matching: "torch.nn" -> "nn", "Build Frontend" -> "build",
-    "Ahead-Of-Time Inductor (AOTI)" -> "ahead-of-time inductor"."""
-    key = re.sub(r"\([^)]*\)", " ", name.lower())
-    key = " ".join(key.split()).removeprefix("torch.")
-    return key.removesuffix(" frontend").removesuffix(" api").strip()
-
-
-_CODE_SPAN = re.compile(r"`([^`]+)`")
-_LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
-
-
-def _areas_from_wording(changes: list[ImportedChange], summaries: list[tuple[str, ...]]) -> tuple:
-    """The changes, each without an area given one from its wording where it names one (see the
-    module docstring); the names come from the areas the same notes use."""
-    names: dict[str, str] = {}  # key -> area, the top-level areas of these notes in order of use
-    for change in changes:
-        top = change.area.split(AREA_SEPARATOR)[0]
-        if top:
-            names.setdefault(_area_key(top), top)
-    out = []
-    for change, summary in zip(changes, summaries, strict=True):
-        if not change.area:
-            first = change.text.split("\n", 1)[0]
-            area = next(filter(None, (_area_in(line, names) for line in (first, *summary))), "")
-            change = replace(change, area=area)
-        out.append(change)
-    return tuple(out)
-
-
-def _area_in(line: str, names: dict[str, str]) -> str:
-    """The area `line` points to: a cue of WORDING, a `torch.<module>` in its code, or an area
-    name in its prose (in that order); "" when none."""
-    line = _LINK.sub(r"\1", re.sub(r"^\s*(?:#+|[-*+])\s*", "", line))
-    line = _REF.sub(" ", line)
-    for cue, keys in WORDING:
-        if cue.search(line):
-            for key in keys:
-                if key in names:
-                    return names[key]
-    for code in _CODE_SPAN.findall(line):
-        for module in re.findall(r"\btorch((?:\.\w+)+)", code):
-            for part in module.lower().split(".")[1:]:
-                if part in names:
-                    return names[part]
-    prose = _CODE_SPAN.sub(" ", line).lower()
-    for key, area in names.items():
-        if re.search(rf"(?<![\w.]){re.escape(key)}(?![\w])", prose):
-            return area
-    return ""
-
-
 def _is_bold(title: str) -> bool:
     """Whether a heading's whole title is bold ("##### **Decompositions**")."""
     return bool(re.fullmatch(r"(\*\*|__)(?![*_\s]).+?\1[ \t]*:?", title.strip()))
@@ -726,7 +573,7 @@ def _is_bold(title: str) -> bool:
 
 def _marker(line: str) -> str:
     """A list item's bullet character ("-", "*", "+"), or "1" for a numbered item."""
-    m = _ITEM.match(line)
+    m = ITEM.match(line)
     mark = line[m.end(1)] if m else ""
     return "1" if mark.isdigit() else mark
 

@@ -159,6 +159,8 @@ def _render(
         for key in ("kind", "restore", "removal"):
             if key in fields:
                 out.append(f"    {key}: {_quoted(fields[key]) if key == 'removal' else _scalar(fields[key])}")
+        if "carried_out" in fields:
+            out.append(f"    carried_out: {int(fields['carried_out'])}")
         if "features" in fields:
             out.append(f"    features: [{', '.join(_scalar(f, flow=True) for f in fields['features'])}]")
         if "anchors" in fields:
@@ -443,6 +445,8 @@ def _normalised(fields: dict) -> dict:
     for key in ("kind", "restore", "removal"):
         if key in fields:
             out[key] = str(fields[key])
+    if "carried_out" in fields:
+        out["carried_out"] = int(fields["carried_out"])
     return out
 
 

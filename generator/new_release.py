@@ -20,7 +20,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import import_notes, urls
-from ._notes_parser import find_prs, highlights
+from ._notes_highlights import highlights
+from ._notes_parser import find_prs
 from .errors import ContentError, UsageError
 from .load import load
 from .model import Content, version_key
