@@ -150,22 +150,28 @@ def _render(
         out.append(f"    prs: [{', '.join(map(str, change.prs))}]")
         if change.issues:
             out.append(f"    issues: [{', '.join(map(str, change.issues))}]")
-        for key in ("note", "workaround"):
-            if key in fields:
-                text = fields[key]
-                out.extend(_block(key, text) if "\n" in text else [f"    {key}: {_scalar(text)}"])
-        if "backends" in fields:
-            out.append(f"    backends: [{', '.join(_scalar(b, flow=True) for b in fields['backends'])}]")
-        for key in ("kind", "restore", "removal"):
-            if key in fields:
-                out.append(f"    {key}: {_quoted(fields[key]) if key == 'removal' else _scalar(fields[key])}")
-        if "carried_out" in fields:
-            out.append(f"    carried_out: {int(fields['carried_out'])}")
-        if "features" in fields:
-            out.append(f"    features: [{', '.join(_scalar(f, flow=True) for f in fields['features'])}]")
-        if "anchors" in fields:
-            out.append(f"    anchors: [{', '.join(_scalar(a, flow=True) for a in fields['anchors'])}]")
+        out.extend(_hand_lines(fields))
     return "\n".join(out) + "\n"
+
+
+def _hand_lines(fields: dict) -> list[str]:
+    """A change's hand-written fields as YAML lines, in the files' order."""
+    out = []
+    for key in ("note", "workaround"):
+        if key in fields:
+            text = fields[key]
+            out.extend(_block(key, text) if "\n" in text else [f"    {key}: {_scalar(text)}"])
+    if "backends" in fields:
+        out.append(f"    backends: [{', '.join(_scalar(b, flow=True) for b in fields['backends'])}]")
+    for key in ("kind", "restore", "removal"):
+        if key in fields:
+            out.append(f"    {key}: {_quoted(fields[key]) if key == 'removal' else _scalar(fields[key])}")
+    if "carried_out" in fields:
+        out.append(f"    carried_out: {int(fields['carried_out'])}")
+    for key in ("features", "anchors"):
+        if key in fields:
+            out.append(f"    {key}: [{', '.join(_scalar(v, flow=True) for v in fields[key])}]")
+    return out
 
 
 def command(notes_file: str, release: str, output: str | None, diff: bool, content_dir: str) -> int:
@@ -179,6 +185,33 @@ def _import(notes_file: str, release: str, output: str | None, diff: bool, conte
     """import-notes itself: raises UsageError or ContentError where `command` returns 2 or 1."""
     if not _RELEASE.fullmatch(release):
         raise _usage(notes_file, f"--release {release!r} is not a 2.x minor release such as 2.10")
+    parsed = _parse(notes_file, release)
+    target = output or os.path.join(content_dir, "changes", f"{release}.yaml")
+    previous = _decode(_read_bytes(target), target) if os.path.exists(target) else None
+    changes = [record_of(c) for c in parsed.changes]
+    try:
+        hand, orphans, lost = _match_hand_fields(changes, previous)
+    except ValueError as exc:
+        raise _usage(target, f"{exc}; fix or remove it, so that its hand-written fields are not lost") from None
+    new = _render(release, urls.release_notes(release), changes, hand, Path(notes_file).name)
+    problems = _check_yaml(new, target, Path(content_dir))
+    if problems:
+        raise ContentError([_in_notes(p, changes, notes_file) for p in problems])
+    _warn_lost(target, orphans, lost)
+    if diff:
+        _print_diff(previous or "", new, target)
+        return 0
+    summary = f"{len(parsed.changes)} changes, {len({p for c in parsed.changes for p in c.prs})} PRs"
+    try:
+        written = write_atomic(Path(target), new.encode("utf-8"))
+    except OSError as exc:
+        raise _usage(target, f"cannot write: {exc.strerror or exc}") from None
+    print(f"{target}: {'written' if written else 'unchanged'} ({summary})")
+    return 0
+
+
+def _parse(notes_file: str, release: str) -> ParsedNotes:
+    """The notes file read, refused where too deep or too big, and parsed; warnings to stderr."""
     raw = _read_bytes(notes_file)
     lines = classify(as_markdown(_decode(raw, notes_file)))
     # Depth before size: it names a line, and a list nested that deep is megabytes long anyway.
@@ -192,17 +225,11 @@ def _import(notes_file: str, release: str, output: str | None, diff: bool, conte
     named = re.search(r"v?(\d+\.\d+)\.\d+", Path(notes_file).name)
     if named and named[1] != release:
         print(f"{notes_file}: warning: the file name says {named[1]}, --release says {release}", file=sys.stderr)
-    target = output or os.path.join(content_dir, "changes", f"{release}.yaml")
-    previous = _decode(_read_bytes(target), target) if os.path.exists(target) else None
-    changes = [record_of(c) for c in parsed.changes]
-    try:
-        hand, orphans, lost = _match_hand_fields(changes, previous)
-    except ValueError as exc:
-        raise _usage(target, f"{exc}; fix or remove it, so that its hand-written fields are not lost") from None
-    new = _render(release, urls.release_notes(release), changes, hand, Path(notes_file).name)
-    problems = _check_yaml(new, target, Path(content_dir))
-    if problems:
-        raise ContentError([_in_notes(p, changes, notes_file) for p in problems])
+    return parsed
+
+
+def _warn_lost(target: str, orphans, lost) -> None:
+    """Say which hand-written fields and anchors a re-import could not place."""
     for orphan in orphans:
         print(
             f"{target}: warning: no re-imported change matches {orphan}; its hand-written fields are dropped",
@@ -214,16 +241,6 @@ def _import(notes_file: str, release: str, output: str | None, diff: bool, conte
             "add it to `anchors:` of the change it became, or the build refuses the release page",
             file=sys.stderr,
         )
-    if diff:
-        _print_diff(previous or "", new, target)
-        return 0
-    summary = f"{len(parsed.changes)} changes, {len({p for c in parsed.changes for p in c.prs})} PRs"
-    try:
-        written = write_atomic(Path(target), new.encode("utf-8"))
-    except OSError as exc:
-        raise _usage(target, f"cannot write: {exc.strerror or exc}") from None
-    print(f"{target}: {'written' if written else 'unchanged'} ({summary})")
-    return 0
 
 
 _CHANGE_FIELD = re.compile(r"changes\[(\d+)\]\.?")
