@@ -6,12 +6,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
 from ._notes_syntax import AREA_SEPARATOR, REF
-
-if TYPE_CHECKING:
-    from ._notes_parser import ImportedChange
 
 # Cue words -> the area names (normalised by `_area_key`) they point to, most specific first.
 # A change without an area takes the first of these names that its own notes use as an area.
@@ -53,8 +49,8 @@ _CODE_SPAN = re.compile(r"`([^`]+)`")
 _LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
 
 
-def areas_from_wording(changes: list[ImportedChange], summaries: list[tuple[str, ...]]) -> tuple:
-    """The changes, each without an area given one from its wording where it names one (see the
+def areas_from_wording(changes: list, summaries: list[tuple[str, ...]]) -> tuple:
+    """The changes (_notes_parser.ImportedChange), each without an area given one from its wording where it names one (see the
     module docstring); the names come from the areas the same notes use."""
     names: dict[str, str] = {}  # key -> area, the top-level areas of these notes in order of use
     for change in changes:

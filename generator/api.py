@@ -20,7 +20,7 @@ def _dump(data) -> bytes:
     return (json.dumps(data, sort_keys=True, ensure_ascii=False, separators=(",", ":")) + "\n").encode("utf-8")
 
 
-def _entry(entry: Entry, base: str, group: str = "") -> dict:
+def _entry(entry: Entry, base: str, group: str = "", ending: str | None = None) -> dict:
     return {
         "group": group,
         "id": entry.id,
@@ -39,6 +39,7 @@ def _entry(entry: Entry, base: str, group: str = "") -> dict:
         "url": base + urls.at(urls.release(entry.release), urls.entry_anchor(entry.id)),
         "path": urls.at(urls.release(entry.release), urls.entry_anchor(entry.id)),
         "feature_url": base + urls.feature(entry.id),
+        "ending": ending,
     }
 
 
@@ -75,9 +76,15 @@ def render_api(site: Site, base: str) -> dict[str, tuple[tuple, object]]:
         urls.api_features(): ((site.features, site.families), lambda f, fam: _features(f, fam, base)),
     }
     for release in site.releases:
+        # How each deprecated feature the release names ends (generator.facts), as the ledger says it.
+        endings = tuple(
+            (e.id, f.ending.words)
+            for e in release.entries
+            if (f := site.feature_by_id[e.id]).ending is not None and f.ending.deprecated_in
+        )
         files[urls.api_release(release.version)] = (
-            (release, site.release_views[release.version]),
-            lambda r, view: _release(r, view, base),
+            (release, site.release_views[release.version], endings),
+            lambda r, view, ends: _release(r, view, ends, base),
         )
     for feature in site.features:
         for fid in (feature.id, *feature.aliases):  # a former id's file keeps answering
@@ -91,7 +98,7 @@ def render_api(site: Site, base: str) -> dict[str, tuple[tuple, object]]:
     return files
 
 
-def _release(release: Release, view, base: str) -> bytes:
+def _release(release: Release, view, endings: tuple, base: str) -> bytes:
     page = base + urls.release(release.version)
     c = release.compatibility
     # The upgrade step of the release page lists these entries; /upgrade/ and /compare/ read it here.
@@ -112,7 +119,7 @@ def _release(release: Release, view, base: str) -> bytes:
             ],
         },
         "patches": [{"version": p.version, "date": p.date} for p in release.patches],
-        "entries": [_entry(e, base, group_of.get(e.id, "")) for e in release.entries],
+        "entries": [_entry(e, base, group_of.get(e.id, ""), dict(endings).get(e.id)) for e in release.entries],
         "change_list": [
             {
                 "section": v.change.section,

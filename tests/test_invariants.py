@@ -101,7 +101,7 @@ def test_compare_and_upgrade_count_the_same_from_the_api_groups(real):
         for release in real.releases:
             if not (real.versions.index(start) < real.versions.index(release.version) <= real.versions.index(end)):
                 continue
-            data = json.loads(_release(release, real.release_views[release.version], "http://x/"))
+            data = json.loads(_release(release, real.release_views[release.version], (), "http://x/"))
             for item in data["change_list"] + data["entries"]:
                 concerns = not backend or not item["backends"] or backend in item["backends"]
                 if item["group"] and (concerns or item["group"] == "known-issues"):

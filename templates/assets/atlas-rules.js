@@ -109,7 +109,7 @@
         if (!group || !(group in groups) || !concerns(e, backend)) continue;
         groups[group].push({
           release: rel.version, path: e.path, text: e.title, label: labels[e.change] || e.change,
-          removal: e.removal, prs: e.prs, prUrls: e.pr_urls,
+          removal: e.removal, ending: e.ending, prs: e.prs, prUrls: e.pr_urls,
         });
       }
     }

@@ -45,7 +45,8 @@
     if (it.workaround) { li.append(" "); li.append(el("strong", {}, "Workaround: ")); li.append.apply(li, inline(it.workaround)); }
     (it.issues || []).forEach(function (n, k) { li.append(" "); li.append(el("a", { href: it.issueUrls[k] }, "issue #" + n)); });
     if (it.restore) { li.append(" "); li.append(el("strong", {}, "Old behaviour back: ")); li.append(el("code", {}, it.restore)); }
-    if (it.removal) { li.append(" "); li.append(el("strong", {}, "Removal planned in " + it.removal + ".")); }
+    if (it.ending) { li.append(" "); li.append(el("strong", {}, it.ending + ".")); }
+    else if (it.removal) { li.append(" "); li.append(el("strong", {}, "Removal planned in " + it.removal + ".")); }
     (it.prs || []).forEach(function (pr, k) { li.append(" "); li.append(el("a", { href: it.prUrls[k] }, "PR #" + pr)); });
     return li;
   }
