@@ -50,8 +50,9 @@ _LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
 
 
 def areas_from_wording(changes: list, summaries: list[tuple[str, ...]]) -> tuple:
-    """The changes (_notes_parser.ImportedChange), each without an area given one from its wording where it names one (see the
-    module docstring); the names come from the areas the same notes use."""
+    """The changes (_notes_parser.ImportedChange), each without an area given one from its
+    wording where it names one (see the module docstring); the names come from the areas the
+    same notes use."""
     names: dict[str, str] = {}  # key -> area, the top-level areas of these notes in order of use
     for change in changes:
         top = change.area.split(AREA_SEPARATOR)[0]

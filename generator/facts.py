@@ -28,6 +28,7 @@ from . import symbols, urls
 from .model import Cell, ChangeView, Ending, Entry, Feature, LedgerRow, Release, Standing, Tier, version_key
 
 ENDING_VERBS = {
+    "undone": re.compile(r"\b(cancel\w*|un-?deprecat\w*|revert\w*)\b"),
     "removal": re.compile(r"^(remove[sd]?|removing|delete[sd]?|drop(?:ped|s)?)\b"),
     "deprecation": re.compile(
         r"deprecat|will be removed|will error|will raise|future release|futurewarning|\bwarn|instead of"
@@ -43,9 +44,12 @@ def record_line(text: str) -> str:
 
 
 def ending_kind(change) -> str | None:
-    """What a change does to what it names: "removal", "deprecation", or None (not an ending),
-    read from its record line's own words (not from the section the notes filed it under)."""
+    """What a change does to what it names: "removal", "deprecation", or None (not an ending, or
+    one taken back: "Canceling deprecation of …"), read from its record line's own words (not
+    from the section the notes filed it under)."""
     line = record_line(change.text).casefold().replace("`", "")
+    if ENDING_VERBS["undone"].search(line):
+        return None
     if ENDING_VERBS["removal"].search(line):
         return "removal"
     if ENDING_VERBS["deprecation"].search(line):
@@ -221,7 +225,7 @@ def ledger(features: tuple[Feature, ...], releases: tuple[Release, ...], views: 
             else:
                 later = [(r, v) for r in releases[i + 1 :] for v in change_views[r.version]]
                 ending = change_ending(release, view, later, counts, shipped)
-            title = record_line(view.change.text)
+            title = view.change.text.strip().split("\n", 1)[0]  # the record line; pages print it with `headline`
             rows.append(LedgerRow(title, urls.at(urls.release(release.version), view.anchor), None, None, view, ending))
     rows.sort(key=lambda r: (version_key(r.deprecated_in), r.title.casefold()))
     return tuple(rows)
