@@ -257,3 +257,10 @@ def _backend(view, base: str) -> bytes:
             ],
         }
     )
+
+
+def release_record(site: Site, version: str, base: str) -> dict:
+    """One release's API record (what `/api/v1/releases/X.Y.json` holds), as data: `generator scan`
+    reads it from the content the same way it reads it from a built site."""
+    release = next(r for r in site.releases if r.version == version)
+    return json.loads(_release(release, site.release_views[version], base))
