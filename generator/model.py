@@ -301,6 +301,18 @@ class Content:
     areas: tuple[Area, ...]
     catalogue: tuple[CatalogueFeature, ...]  # in file order: families first, then members
     retired: tuple[RetiredSymbol, ...] = ()  # symbols.yaml: names the symbol pages no longer list
+    planned: tuple[PlannedRelease, ...] = ()  # cadence.yaml: releases RELEASE.md plans, oldest first
+    planned_source: str = ""  # where cadence.yaml's plan is published
+
+
+@dataclass(frozen=True)
+class PlannedRelease:
+    """A release RELEASE.md's cadence table plans (content/cadence.yaml): tentative dates."""
+
+    version: str
+    release: dt.date
+    branch_cut: dt.date | None
+    first_patch: str | None  # YYYY-MM
 
 
 @dataclass(frozen=True)

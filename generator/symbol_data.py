@@ -32,9 +32,9 @@ from . import symbols, urls
 from .model import SECTION_TITLES, ChangeView, Site
 
 SCHEMA = Path(__file__).parent / "schemas" / "api-symbols.schema.json"
-SYMBOLS_JSON = f"{urls.API}symbols.json"
-SYMBOLS_SCHEMA = f"{urls.API}symbols.schema.json"
-TORCHFIX_YAML = f"{urls.API}deprecated_symbols.yaml"
+SYMBOLS_JSON = urls.api_symbols()
+SYMBOLS_SCHEMA = urls.api_symbols_schema()
+TORCHFIX_YAML = urls.torchfix_symbols()
 
 _INSTEAD = re.compile(r"^\W*use\b(?P<new>.*?)\binstead of\b(?P<old>.*)$", re.IGNORECASE | re.DOTALL)
 _REPLACED = re.compile(r"\b(?:in favou?r of|use|replaced (?:by|with)|migrated to|moved to|switch to)\b", re.IGNORECASE)
