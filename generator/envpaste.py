@@ -14,6 +14,7 @@ between Python and JavaScript). The compatibility rows and the GPU table reach t
 
 from __future__ import annotations
 
+import json
 import re
 
 from .model import Site, version_key
@@ -181,6 +182,12 @@ def view(site: Site) -> dict:
         "leaves": [[r, list(c), list(a), s] for r, c, a, s in LEAVES],
         "cuda13": list(CUDA13_FROM),
     }
+
+
+def view_json(site: Site) -> str:
+    """`view` as the JSON text the form carries: text, so the live preview's record of what the
+    page read holds it as one value."""
+    return json.dumps(view(site), sort_keys=True, separators=(",", ":"))
 
 
 def _key(version: str) -> tuple[int, ...]:

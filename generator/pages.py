@@ -149,7 +149,7 @@ def _site_pages(site: Site) -> Iterator[Page]:
     )
     for url, template, title, description, source in _FIXED:
         # The guide's environment box reads the compatibility rows and the GPU table (envpaste.view).
-        view = {"env": envpaste.view(site)} if url == urls.UPGRADE else {}
+        view = {"env": envpaste.view_json(site)} if url == urls.UPGRADE else {}
         yield Page(url, template, title, description, view, source)
     yield Page(
         urls.SPEED,
