@@ -34,8 +34,9 @@ PATTERNS = {
     "pin": rf"^{_SP}*(?:\[[a-z0-9]+\]{_SP}+)?torch{_SP}*(?:===?|~=|>=){_SP}*([0-9][0-9A-Za-z.+!_-]*)",
     # pip list, conda list: "torch  2.5.1+cu121"
     "listed": rf"^{_SP}*(?:py)?torch{_SP}+([0-9][0-9A-Za-z.+!_-]*)(?:{_SP}|$)",
-    # a wheel: torch-2.3.1+cu121-cp311-cp311-linux_x86_64.whl (in a URL, + is %2B)
-    "wheel": r"torch-([0-9][0-9A-Za-z.!_]*)(?:(?:\+|%2B)([0-9A-Za-z.]+))?-cp([0-9])([0-9]+)(t?)-[0-9A-Za-z_]+-([0-9A-Za-z_.]+)\.whl",
+    # a wheel: torch-2.3.1+cu121-cp311-cp311-linux_x86_64.whl (in a URL, + is %2B); a free-threaded
+    # build's ABI tag ends in t (cp313-cp313t)
+    "wheel": r"torch-([0-9][0-9A-Za-z.!_]*)(?:(?:\+|%2B)([0-9A-Za-z.]+))?-cp([0-9])([0-9]+)t?-[0-9A-Za-z_]*?(t?)-([0-9A-Za-z_.]+)\.whl",
     # poetry.lock, uv.lock, Pipfile.lock
     "lock": r'^name = "torch"\r?\nversion = "([^"]+)"',
     "pipfile": r'^[ \t]*"torch": \{[^}]*?"version": "==([^"]+)"',
@@ -43,19 +44,6 @@ PATTERNS = {
 """What `read` looks for, in this order for the torch version (the first that matches wins)."""
 
 _RE = {k: re.compile(p, re.M | re.ASCII) for k, p in PATTERNS.items()}
-
-ARCHITECTURES = (
-    ("Maxwell", "5.0"),
-    ("Pascal", "6.0"),
-    ("Volta", "7.0"),
-    ("Turing", "7.5"),
-    ("Ampere", "8.0"),
-    ("Ada", "8.9"),
-    ("Hopper", "9.0"),
-    ("Blackwell", "10.0"),
-)
-"""NVIDIA GPU architectures and their (first) compute capability, as RELEASE.md's CUDA support
-matrix names them (Ada, which it does not name, between Ampere and Hopper)."""
 
 GPU_MODELS = (
     (r"\b(?:GH|H)(?:100|200|800)\b", "Hopper"),
@@ -67,19 +55,9 @@ GPU_MODELS = (
     (r"\bP(?:4|6|40|100)\b|GTX 10[0-9]0|TITAN Xp|Quadro P[0-9]+", "Pascal"),
     (r"\bM(?:4|6|10|40|60)\b|GTX 9[0-9]0|GTX TITAN X\b|Quadro M[0-9]+", "Maxwell"),
 )
-"""NVIDIA GPU model names to their architecture (NVIDIA's naming: the data-centre letter, the
-GeForce series number), first match wins."""
-
-ARCH_SOURCE = "https://developer.nvidia.com/cuda-gpus"
-
-LEAVES = (
-    ("2.8", ("12.8", "12.9"), ("Maxwell", "Pascal", "Volta"), "https://github.com/pytorch/pytorch/releases/tag/v2.8.0"),
-    ("2.11", ("12.8", "12.9"), ("Volta",), "https://github.com/pytorch/pytorch/releases/tag/v2.11.0"),
-)
-"""Architectures that left a release's CUDA builds, as its release notes say."""
-
-CUDA13_FROM = ("Turing", "https://github.com/pytorch/pytorch/releases/tag/v2.11.0")
-"""CUDA 13 builds cover Turing and newer only (the 2.11 notes; RELEASE.md's matrix for 2.12-2.14)."""
+"""NVIDIA GPU model names to their architecture, first match wins: a naming rule (the data-centre
+letter, the GeForce series number), not a fact about PyTorch. Which architectures the CUDA wheels
+build for is content (content/gpu_archs.yaml)."""
 
 
 def _cuda(local: str) -> str:
@@ -174,13 +152,14 @@ def view(site: Site) -> dict:
                 "rocm": c.rocm,
             }
         )
+    gpu = site.content.gpu
     return {
         "looked_for": looked_for(),
         "releases": rows,
-        "archs": [list(a) for a in ARCHITECTURES],
-        "models": [list(m) for m in GPU_MODELS],
-        "leaves": [[r, list(c), list(a), s] for r, c, a, s in LEAVES],
-        "cuda13": list(CUDA13_FROM),
+        "archs": list(gpu.names) if gpu else [],
+        "models": [list(m) for m in GPU_MODELS if gpu and m[1] in gpu.names],
+        "leaves": [[r, list(c), list(a), s] for r, c, a, s in gpu.left] if gpu else [],
+        "cuda13": [gpu.cuda13_first if gpu else ""],
     }
 
 
@@ -271,7 +250,7 @@ def arch_of(model: str, data: dict) -> str:
 
 
 def _gpu_answers(env: dict, data: dict, row: dict, since: str) -> list[dict]:
-    order = [a for a, _ in data["archs"]]
+    order = data["archs"]
     out = []
     for arch in dict.fromkeys(a for a in (arch_of(g, data) for g in env["gpus"]) if a):
         builds = [v for v in row["cuda"] if _builds(v, arch, row["version"], data, order)]
@@ -291,7 +270,7 @@ def _gpu_answers(env: dict, data: dict, row: dict, since: str) -> list[dict]:
 
 
 def _builds(cuda: str, arch: str, release: str, data: dict, order: list[str]) -> bool:
-    first, _ = data["cuda13"]
+    first = data["cuda13"][0]
     if _key(cuda) >= (13,) and order.index(arch) < order.index(first):
         return False
     return not any(arch in archs and cuda in c and _key(r) <= _key(release) for r, c, archs, _ in data["leaves"])

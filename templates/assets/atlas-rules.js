@@ -131,7 +131,7 @@
     collect_gpus: /^GPU models and configuration:([^\r\n]*)((?:\r?\n(?:GPU [0-9]+:|[ \t])[^\r\n]*)*)/m,
     pin: new RegExp("^" + SP + "*(?:\\[[a-z0-9]+\\]" + SP + "+)?torch" + SP + "*(?:===?|~=|>=)" + SP + "*([0-9][0-9A-Za-z.+!_-]*)", "m"),
     listed: new RegExp("^" + SP + "*(?:py)?torch" + SP + "+([0-9][0-9A-Za-z.+!_-]*)(?:" + SP + "|$)", "m"),
-    wheel: /torch-([0-9][0-9A-Za-z.!_]*)(?:(?:\+|%2B)([0-9A-Za-z.]+))?-cp([0-9])([0-9]+)(t?)-[0-9A-Za-z_]+-([0-9A-Za-z_.]+)\.whl/,
+    wheel: /torch-([0-9][0-9A-Za-z.!_]*)(?:(?:\+|%2B)([0-9A-Za-z.]+))?-cp([0-9])([0-9]+)t?-[0-9A-Za-z_]*?(t?)-([0-9A-Za-z_.]+)\.whl/,
     lock: /^name = "torch"\r?\nversion = "([^"]+)"/m,
     pipfile: /^[ \t]*"torch": \{[^}]*?"version": "==([^"]+)"/m,
   };
@@ -238,7 +238,7 @@
       out.push({ topic: "rocm", ok: minor(row.rocm) === ro, text: "ROCm " + ro + ": " + target + " is built for ROCm " + row.rocm + "." +
         said(rows, stopOf(rows, since, function (r) { return minor(r.rocm) === ro; }), "ROCm " + ro) });
     }
-    const order = data.archs.map(function (a) { return a[0]; });
+    const order = data.archs;
     const archs = Array.from(new Set(env.gpus.map(function (g) { return archOf(g, data); }).filter(Boolean)));
     for (const arch of archs) {
       const builds = row.cuda.filter(function (v) { return buildsFor(v, arch, row.version, data, order); });
