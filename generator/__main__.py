@@ -1,4 +1,4 @@
-"""Command line: the argument parser of python -m generator {check,build,serve,import-notes,new-release}.
+"""Command line: the argument parser of python -m generator {check,build,serve,import-notes,new-release,scan}.
 
 Each verb is a function of `commands`; `errors.exit_code` turns what it raises into the exit
 code (0 ok, 1 content errors, 2 usage or I/O errors), printing content errors one per line."""
@@ -50,6 +50,19 @@ def parser() -> argparse.ArgumentParser:
     new.add_argument("--commits", type=int, help="commits since the previous release (default: INDEX.md)")
     new.add_argument("--contributors", type=int, help="contributors since the previous release (default: INDEX.md)")
     new.add_argument("--content", type=Path, default=DEFAULT_CONTENT)
+    scan = sub.add_parser(
+        "scan",
+        help="list the lines of a codebase's .py files that touch a change between two releases (exit 1: one can break code)",
+    )
+    scan.add_argument("path", help="a folder (walked for .py files) or one file")
+    scan.add_argument("--from", dest="start", required=True, metavar="X.Y", help="the release you are on")
+    scan.add_argument("--to", dest="end", required=True, metavar="X.Y", help="the release you upgrade to")
+    scan.add_argument(
+        "--backend", default="", help="a backend id (cuda, rocm, mps, xpu, cpu ...): its changes and everyone's"
+    )
+    scan.add_argument("--format", choices=("text", "json"), default="text")
+    scan.add_argument("--content", type=Path, default=DEFAULT_CONTENT)
+    scan.add_argument("--site", type=Path, default=None, help="read the changes from a built site's api/v1/ instead")
     return p
 
 

@@ -76,14 +76,8 @@ def render_api(site: Site, base: str) -> dict[str, tuple[tuple, object]]:
         urls.api_features(): ((site.features, site.families), lambda f, fam: _features(f, fam, base)),
     }
     for release in site.releases:
-        # How each deprecated feature the release names ends (generator.facts), as the ledger says it.
-        endings = tuple(
-            (e.id, f.ending.words)
-            for e in release.entries
-            if (f := site.feature_by_id[e.id]).ending is not None and f.ending.deprecated_in
-        )
         files[urls.api_release(release.version)] = (
-            (release, site.release_views[release.version], endings),
+            (release, site.release_views[release.version], _endings(site, release)),
             lambda r, view, ends: _release(r, view, ends, base),
         )
     for feature in site.features:
@@ -287,4 +281,20 @@ def _backend(view, base: str) -> bytes:
                 for v in views
             ],
         }
+    )
+
+
+def release_record(site: Site, version: str, base: str) -> dict:
+    """One release's API record (what `/api/v1/releases/X.Y.json` holds), as data: `generator scan`
+    reads it from the content the same way it reads it from a built site."""
+    release = next(r for r in site.releases if r.version == version)
+    return json.loads(_release(release, site.release_views[version], _endings(site, release), base))
+
+
+def _endings(site: Site, release: Release) -> tuple:
+    """How each deprecated feature the release names ends (generator.facts), as the ledger says it."""
+    return tuple(
+        (e.id, f.ending.words)
+        for e in release.entries
+        if (f := site.feature_by_id[e.id]).ending is not None and f.ending.deprecated_in
     )

@@ -144,4 +144,18 @@ def new_release(args) -> int:
     return adder.command(args)
 
 
-VERBS = {"check": check, "build": build, "serve": serve, "import-notes": import_notes, "new-release": new_release}
+def scan(args) -> int:
+    """List the lines of a codebase that touch a change of an upgrade (generator.scan)."""
+    from . import scan as scanner
+
+    return scanner.command(args)
+
+
+VERBS = {
+    "check": check,
+    "build": build,
+    "serve": serve,
+    "import-notes": import_notes,
+    "new-release": new_release,
+    "scan": scan,
+}

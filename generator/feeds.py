@@ -1,4 +1,6 @@
-"""Atom feeds: /feed.xml (one entry per release, newest first) and /backends/<id>/feed.xml."""
+"""Atom feeds: /feed.xml (one entry per release, newest first), /backends/<id>/feed.xml, and one per
+feature or family (/features/<id>/feed.xml) and per symbol module (/symbols/<module>/feed.xml): an
+entry per release that did something to it, newest first."""
 
 from __future__ import annotations
 
@@ -6,14 +8,16 @@ import datetime as dt
 from xml.sax.saxutils import escape, quoteattr
 
 from . import urls
-from .model import Entry, Release, Site
+from .model import CHANGE_LABELS, UPGRADE_GROUPS, Entry, Release, Site
+from .search import plain
 
 
 def _when(date: dt.date) -> str:
     return f"{date.isoformat()}T00:00:00Z"
 
 
-def _feed(title: str, self_url: str, page_url: str, items: list[tuple[Release, str, str]]) -> bytes:
+def _feed(title: str, self_url: str, page_url: str, items: list[tuple]) -> bytes:
+    """An Atom document; each item is (release, link, summary) or (release, link, summary, title)."""
     updated = _when(items[0][0].date) if items else "1970-01-01T00:00:00Z"
     out = [
         '<?xml version="1.0" encoding="utf-8"?>',
@@ -25,10 +29,10 @@ def _feed(title: str, self_url: str, page_url: str, items: list[tuple[Release, s
         f"  <updated>{updated}</updated>",
         "  <author><name>PyTorch Release Atlas</name></author>",
     ]
-    for release, link, text in items:
+    for release, link, text, *named in items:
         out += [
             "  <entry>",
-            f"    <title>{escape('PyTorch ' + release.version)}</title>",
+            f"    <title>{escape(named[0] if named else 'PyTorch ' + release.version)}</title>",
             f"    <id>{escape(link)}</id>",
             f'    <link rel="alternate" type="text/html" href={quoteattr(link)}/>',
             f"    <published>{_when(release.date)}</published>",
@@ -68,5 +72,76 @@ def render_feeds(site: Site, base: str) -> dict[str, bytes]:
         ]
         files[urls.backend_feed(b.id)] = _feed(
             f"PyTorch Release Atlas: {b.name}", base + urls.backend_feed(b.id), page, entries
+        )
+    return files
+
+
+def _item_feed(name: str, base: str, page: str, entries: list, changes, site: Site) -> bytes:
+    """The feed of a feature, family or symbol module page: one entry per release that announced
+    it (`entries`: (Release, Entry)) or has changes about it (`changes`: (Release, ChangeView)),
+    newest first. An entry links to the page's section on that release where it has one (an
+    announcement), else to the release's first change about it."""
+    releases: dict[str, Release] = {}
+    announced: dict[str, list[Entry]] = {}
+    views: dict[str, list] = {}
+    for release, entry in entries:
+        releases[release.version] = release
+        announced.setdefault(release.version, []).append(entry)
+    for release, view in changes:
+        releases[release.version] = release
+        views.setdefault(release.version, []).append(view)
+    items = []
+    for version in sorted(releases, key=lambda v: releases[v].key, reverse=True):
+        words = [_announced(e, site.tier_by_id) for e in announced.get(version, ())]
+        # What asks something of an upgrade first (breaking, defaults, removals ...), then the rest.
+        mine = sorted(views.get(version, []), key=lambda v: _STEP.get(v.group, len(_STEP)))
+        if mine:
+            lines = "; ".join(plain(v.change.text.strip().split("\n", 1)[0]) for v in mine[:3])
+            more = f"; and {len(mine) - 3} more" if len(mine) > 3 else ""
+            words.append(f"{len(mine)} release-note change{'s' * (len(mine) != 1)}: {lines}{more}.")
+        if version in announced:
+            link = base + urls.at(page, urls.release_anchor(version))
+        else:
+            link = base + urls.at(urls.release(version), mine[0].anchor)
+        items.append((releases[version], link, " ".join(words), f"{name} in PyTorch {version}"))
+    feed = urls.at(page) + "feed.xml"
+    return _feed(f"PyTorch Release Atlas: {name}", base + feed, base + page, items)
+
+
+_STEP = {group: i for i, (group, _) in enumerate(UPGRADE_GROUPS)}
+
+
+def _announced(entry: Entry, tier_by_id: dict) -> str:
+    tier = f", {tier_by_id[entry.tier].name}" if entry.tier in tier_by_id else ""
+    return f"Announced: {entry.title} ({CHANGE_LABELS[entry.change].lower()}{tier})."
+
+
+def render_item_feeds(site: Site, base: str) -> dict[str, bytes]:
+    """One feed per feature or family page and per symbol module page that lists names."""
+    files = {}
+    by_version = {r.version: r for r in site.releases}
+    for feature in site.features:
+        if feature.id in site.family_by_id:
+            continue  # its family page tells its story
+        entries = [(by_version[e.release], e) for e in feature.entries]
+        changes = site.feature_changes.get(feature.id, ())
+        files[urls.feature_feed(feature.id)] = _item_feed(
+            feature.title, base, urls.feature(feature.id), entries, changes, site
+        )
+    for family in site.families:
+        entries = [(release, e) for release, es in family.by_release for e in es]
+        files[urls.feature_feed(family.node.id)] = _item_feed(
+            family.node.name, base, urls.feature(family.node.id), entries, family.own_changes, site
+        )
+    for module in site.symbol_pages.values():
+        if not module.symbols:
+            continue
+        seen: dict[tuple[str, str], tuple] = {}
+        for symbol in module.symbols:
+            for use in symbol.uses:
+                if use.change is not None:
+                    seen.setdefault((use.release, use.change.anchor), (by_version[use.release], use.change))
+        files[urls.symbol_feed(module.name)] = _item_feed(
+            module.name, base, urls.symbol_page(module.name), [], list(seen.values()), site
         )
     return files

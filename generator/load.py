@@ -6,6 +6,8 @@ Layout of a content folder:
     releases/<X.Y>.yaml                     one file per release
     changes/<X.Y>.yaml                      imported release-note change lists (optional)
     symbols.yaml                            names the /symbols/ pages no longer list (optional)
+    cadence.yaml                            releases RELEASE.md plans, with tentative dates (optional)
+    gpu_archs.yaml                          GPU architectures that left CUDA builds, per release (optional)
 
 `load()` collects every problem across all files and raises one ContentError at the end.
 """
@@ -33,7 +35,9 @@ from .model import (
     Content,
     CudaVersion,
     Entry,
+    GpuArchitectures,
     Patch,
+    PlannedRelease,
     Release,
     RetiredSymbol,
     Tier,
@@ -96,7 +100,22 @@ def load(content_dir: Path) -> Content:
     if problems:
         raise ContentError(problems)
     retired = _retired(docs.symbols) if docs.symbols is not None else ()
-    return Content(tuple(r for r, _ in releases), tiers, vocabularies, backends, areas, catalogue, retired)
+    planned = _planned(docs.cadence, problems) if docs.cadence is not None else ()
+    gpu = _gpu(docs.gpu_archs, {r.version for r, _ in releases}, problems) if docs.gpu_archs is not None else None
+    if problems:
+        raise ContentError(problems)
+    return Content(
+        tuple(r for r, _ in releases),
+        tiers,
+        vocabularies,
+        backends,
+        areas,
+        catalogue,
+        retired,
+        planned,
+        docs.cadence.data["source"] if docs.cadence is not None else "",
+        gpu,
+    )
 
 
 @dataclass
@@ -108,6 +127,8 @@ class _Docs:
     releases: list[Document | None]
     changes: list[Document | None]
     symbols: Document | None
+    cadence: Document | None = None
+    gpu_archs: Document | None = None
 
 
 def _read(content_dir: Path, problems: list[Problem]) -> _Docs:
@@ -127,6 +148,9 @@ def _read(content_dir: Path, problems: list[Problem]) -> _Docs:
     symbols = content_dir / "symbols.yaml"
     if symbols.exists():
         files.append((symbols, "symbols"))
+    for optional in ("cadence", "gpu_archs"):
+        if (content_dir / f"{optional}.yaml").exists():
+            files.append((content_dir / f"{optional}.yaml", optional))
     docs = dict(zip(files, _parse_all(files, problems), strict=True))
     return _Docs(
         {kind: doc for (_, kind), doc in docs.items() if kind in REGISTRIES},
@@ -134,6 +158,8 @@ def _read(content_dir: Path, problems: list[Problem]) -> _Docs:
         [doc for (_, kind), doc in docs.items() if kind == "release"],
         [doc for (_, kind), doc in docs.items() if kind == "changes"],
         next((doc for (_, kind), doc in docs.items() if kind == "symbols"), None),
+        next((doc for (_, kind), doc in docs.items() if kind == "cadence"), None),
+        next((doc for (_, kind), doc in docs.items() if kind == "gpu_archs"), None),
     )
 
 
@@ -604,6 +630,46 @@ def _retired(doc: Document) -> tuple[RetiredSymbol, ...]:
         )
         for i, raw in enumerate(doc.data["retired"])
     )
+
+
+def _planned(doc: Document, problems: list[Problem]) -> tuple[PlannedRelease, ...]:
+    """cadence.yaml's planned releases, each planned after the one before it."""
+    out: list[PlannedRelease] = []
+    for i, raw in enumerate(doc.data["planned"]):
+        at = ("planned", i)
+        when = _date(doc, (*at, "release"), raw["release"], problems)
+        cut = _date(doc, (*at, "branch_cut"), raw["branch_cut"], problems) if "branch_cut" in raw else None
+        if when is None:
+            continue
+        if out and (version_key(raw["version"]) <= version_key(out[-1].version) or when <= out[-1].release):
+            problems.append(doc.problem(at, f"{raw['version']} is not planned after {out[-1].version}"))
+        elif cut is not None and cut >= when:
+            problems.append(doc.problem((*at, "branch_cut"), f"the branch cut {cut} is not before the release {when}"))
+        out.append(PlannedRelease(raw["version"], when, cut, raw.get("first_patch")))
+    return tuple(out)
+
+
+def _gpu(doc: Document, versions: set[str], problems: list[Problem]) -> GpuArchitectures:
+    """gpu_archs.yaml: each architecture named is one of `architectures`, each release a release file's."""
+    names = tuple(doc.data["architectures"])
+
+    def known(pointer: tuple, name: str) -> None:
+        if name not in names:
+            problems.append(doc.problem(pointer, f"unknown architecture {name!r}{did_you_mean(name, names)}"))
+
+    known(("cuda13", "first"), doc.data["cuda13"]["first"])
+    left = []
+    for i, raw in enumerate(doc.data["left"]):
+        if raw["release"] not in versions:
+            problems.append(
+                doc.problem(
+                    ("left", i, "release"), f"no release {raw['release']}{did_you_mean(raw['release'], versions)}"
+                )
+            )
+        for k, name in enumerate(raw["architectures"]):
+            known(("left", i, "architectures", k), name)
+        left.append((raw["release"], tuple(raw["cuda"]), tuple(raw["architectures"]), raw["source"]))
+    return GpuArchitectures(names, doc.data["cuda13"]["first"], tuple(left))
 
 
 def _check_order(releases: list[tuple[Release, Document]], problems: list[Problem]) -> None:

@@ -303,6 +303,30 @@ class Content:
     areas: tuple[Area, ...]
     catalogue: tuple[CatalogueFeature, ...]  # in file order: families first, then members
     retired: tuple[RetiredSymbol, ...] = ()  # symbols.yaml: names the symbol pages no longer list
+    planned: tuple[PlannedRelease, ...] = ()  # cadence.yaml: releases RELEASE.md plans, oldest first
+    planned_source: str = ""  # where cadence.yaml's plan is published
+    gpu: GpuArchitectures | None = None  # gpu_archs.yaml: which architectures left which CUDA builds
+
+
+@dataclass(frozen=True)
+class GpuArchitectures:
+    """NVIDIA GPU architectures in the CUDA wheels (content/gpu_archs.yaml)."""
+
+    names: tuple[str, ...]  # oldest first
+    cuda13_first: str  # the oldest architecture CUDA 13 builds cover
+    left: tuple[
+        tuple[str, tuple[str, ...], tuple[str, ...], str], ...
+    ]  # (release, CUDA versions, architectures, source)
+
+
+@dataclass(frozen=True)
+class PlannedRelease:
+    """A release RELEASE.md's cadence table plans (content/cadence.yaml): tentative dates."""
+
+    version: str
+    release: dt.date
+    branch_cut: dt.date | None
+    first_patch: str | None  # YYYY-MM
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from markupsafe import Markup
 
-from . import describe, urls
+from . import describe, envpaste, urls
 from .model import Site
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -148,7 +148,9 @@ def _site_pages(site: Site) -> Iterator[Page]:
         "releases/*.yaml, changes/*.yaml",
     )
     for url, template, title, description, source in _FIXED:
-        yield Page(url, template, title, description, {}, source)
+        # The guide's environment box reads the compatibility rows and the GPU table (envpaste.view).
+        view = {"env": envpaste.view_json(site)} if url == urls.UPGRADE else {}
+        yield Page(url, template, title, description, view, source)
     yield Page(
         urls.SPEED,
         "speed.md.j2",

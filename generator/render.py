@@ -156,7 +156,9 @@ def render_site(
     every page whose reads are unchanged instead of rendering it again."""
     from .api import render_api
     from .badges import render_badges
-    from .feeds import render_feeds
+    from .feeds import render_feeds, render_item_feeds
+    from .ical import render_calendar
+    from .symbol_data import render_symbol_data
 
     env = env or environment()
     base = urls.site_root(site_url)
@@ -188,6 +190,9 @@ def render_site(
     out.files = {urls.source(page.url): bodies[urls.source(page.url)] for page in every}  # in the pages' order
     out.files.update(api)
     out.files.update(render_feeds(site, base))
+    out.files.update(render_item_feeds(site, base))
+    out.files.update(render_symbol_data(site, base))
+    out.files.update(render_calendar(site, base))
     out.files.update(render_badges(site))
     out.files.update(browser.files())  # what the scripts read from Python (search paths, shards)
     out.files[urls.CARD] = card.png()

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     import jsonschema
 
 SCHEMA_DIR = Path(__file__).parent / "schemas"
-KINDS = ("release", "changes", "tiers", "backends", "areas", "features", "symbols")
+KINDS = ("release", "changes", "tiers", "backends", "areas", "features", "symbols", "cadence", "gpu_archs")
 
 
 @cache

@@ -2,7 +2,7 @@
 code spans (functions, arguments, config keys), environment variables and CLI flags.
 
 The upgrade guide's "paste your code" filter keeps a change when the pasted text uses one of
-them. `tokens` and `matches` are that filter's rules; atlas-changes.js runs them in the browser,
+them. `tokens` and `matches` are that filter's rules; atlas-rules.js runs them in the browser,
 held equal to these by tests/test_js_parity.py. The patterns are ASCII (`re.ASCII`), as
 JavaScript's are, so a letter such as "é" next to a name counts the same in both.
 
@@ -62,9 +62,40 @@ def of_text(*texts: str | None) -> tuple[str, ...]:
     return tuple(sorted(found - {"torch"}))
 
 
+# Python's own capitalised names (its exceptions, warnings, constants): every codebase uses them,
+# so a change naming one (`except RuntimeError`) is told by its other names. Written out, not read
+# from `builtins`, so the symbols do not change with the Python that builds the site.
+PYTHON = frozenset(
+    """ArithmeticError AssertionError AttributeError BaseException BaseExceptionGroup BlockingIOError
+    BrokenPipeError BufferError BytesWarning ChildProcessError ConnectionAbortedError ConnectionError
+    ConnectionRefusedError ConnectionResetError DeprecationWarning EOFError Ellipsis EncodingWarning
+    EnvironmentError Exception ExceptionGroup False FileExistsError FileNotFoundError FloatingPointError
+    FutureWarning GeneratorExit IOError ImportError ImportWarning IndentationError IndexError
+    InterruptedError IsADirectoryError KeyError KeyboardInterrupt LookupError MemoryError
+    ModuleNotFoundError NameError None NotADirectoryError NotImplemented NotImplementedError OSError
+    OverflowError PendingDeprecationWarning PermissionError ProcessLookupError RecursionError
+    ReferenceError ResourceWarning RuntimeError RuntimeWarning StopAsyncIteration StopIteration
+    SyntaxError SyntaxWarning SystemError SystemExit TabError TimeoutError True TypeError
+    UnboundLocalError UnicodeDecodeError UnicodeEncodeError UnicodeError UnicodeTranslateError
+    UnicodeWarning UserWarning ValueError Warning ZeroDivisionError""".split()
+)
+
+
+FILE_TYPES = frozenset("py md txt rst cfg toml yaml yml json h hpp c cc cpp cu so dll whl log".split())
+"""File name endings: `setup.py` or `RELEASE.md` in a code span is a file, not a name code uses."""
+
+
 def _distinctive(name: str) -> bool:
+    """A name in a code span tells a change apart when it is dotted, has an underscore, or is a
+    capitalised name of 4 characters or more that is not Python's own (`DeviceMesh`, `TORCH`):
+    a plain lower-case word (`item`, `open`, `except`, `clone`) is in every codebase, and a file
+    name (`setup.py`) is no name at all."""
     last = name.rsplit(".", 1)[-1]
-    return "." in name or "_" in name or (len(last) >= 4 and last.lower() not in COMMON)
+    if "." in name:
+        return last not in FILE_TYPES
+    if "_" in name:
+        return True
+    return len(last) >= 4 and not last.islower() and last.lower() not in COMMON and last not in PYTHON
 
 
 def tokens(pasted: str) -> set[str]:
@@ -78,16 +109,19 @@ def tokens(pasted: str) -> set[str]:
     return out
 
 
+def match_keys(symbol: str) -> tuple[str, ...]:
+    """The tokens of code that use `symbol`: the full name, and its last part when the name is
+    dotted and that part is distinctive (an underscore, or 8 characters: e.g.
+    `scaled_dot_product_attention`). `generator scan` indexes changes by these keys."""
+    last = symbol.rsplit(".", 1)[-1]
+    if "." in symbol and ("_" in last or len(last) >= 8):
+        return (symbol, last)
+    return (symbol,)
+
+
 def matches(symbols: tuple[str, ...], pasted_tokens: set[str]) -> bool:
-    """A change applies to the pasted code when the code uses one of its symbols: the full name,
-    or its last part when that part is distinctive (e.g. `scaled_dot_product_attention`)."""
-    for symbol in symbols:
-        if symbol in pasted_tokens:
-            return True
-        last = symbol.rsplit(".", 1)[-1]
-        if "." in symbol and ("_" in last or len(last) >= 8) and last in pasted_tokens:
-            return True
-    return False
+    """A change applies to the pasted code when the code uses one of its symbols (`match_keys`)."""
+    return any(key in pasted_tokens for symbol in symbols for key in match_keys(symbol))
 
 
 PAGE_DEPTH = 3

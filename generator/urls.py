@@ -39,6 +39,7 @@ SEARCH = "search/"  # all the hits of a query: /search/?q=…
 API = "api/v1/"
 FEED = "feed.xml"
 BADGES = "badges/"
+CALENDAR = "calendar.ics"  # every release, patch, planned release and due removal (generator/ical.py)
 CARD = "assets/card.png"  # the site's link-preview image (og:image)
 PR = "https://github.com/pytorch/pytorch/pull/{}"
 ISSUE = "https://github.com/pytorch/pytorch/issues/{}"
@@ -95,6 +96,16 @@ def backend_feed(backend_id: str) -> str:
     return f"{BACKENDS}{backend_id}/feed.xml"
 
 
+def feature_feed(feature_id: str) -> str:
+    """A feature's or family's Atom feed, beside its page."""
+    return f"{FEATURES}{feature_id}/feed.xml"
+
+
+def symbol_feed(module: str) -> str:
+    """A symbol module's Atom feed, beside its page."""
+    return f"{SYMBOLS}{module}/feed.xml"
+
+
 def api_releases() -> str:
     return f"{API}releases.json"
 
@@ -123,6 +134,20 @@ def badge(feature_id: str, backend_id: str | None = None) -> str:
 
 def api_schema() -> str:
     return f"{API}schema.json"
+
+
+def api_symbols() -> str:
+    """Every listed torch.* name with the changes naming it and its ending (generator/symbol_data.py)."""
+    return f"{API}symbols.json"
+
+
+def api_symbols_schema() -> str:
+    return f"{API}symbols.schema.json"
+
+
+def torchfix_symbols() -> str:
+    """The endings in TorchFix's deprecated_symbols.yaml shape."""
+    return f"{API}deprecated_symbols.yaml"
 
 
 def pr(number: int) -> str:

@@ -63,9 +63,12 @@ def test_an_edit_to_a_release_summary_renders_only_the_pages_that_show_it(tmp_pa
     content, docs, written, fresh = _regenerate_after(
         tmp_path, ROOT / "content", "releases/2.14.yaml", "summary: >-\n  ", "summary: >-\n  Edited. "
     )
-    # The newest release's summary is also on the home page; an older one's is not.
-    assert set(written) == {"index.md", "releases/2.14/index.md", "api/v1/releases/2.14.json", "feed.xml"}
-    assert set(fresh) == {"index.md", "releases/2.14/index.md", "api/v1/releases/2.14.json"}  # feeds are always made
+    # The newest release's summary is also on the home page; an older one's is not. The calendar
+    # describes every release by its summary.
+    written_ = {"index.md", "releases/2.14/index.md", "api/v1/releases/2.14.json", "feed.xml", "calendar.ics"}
+    assert set(written) == written_
+    # feeds and the calendar are always made
+    assert set(fresh) == {"index.md", "releases/2.14/index.md", "api/v1/releases/2.14.json"}
     assert _on_disk(docs) == _full(content)
 
 
@@ -111,7 +114,8 @@ def test_an_edit_naming_a_symbol_renders_its_module_page_and_not_the_others(tmp_
     new = "## Raise appropriate errors in `torch.cat` and `torch.stack` (#158249)"
     content, docs, written, fresh = _regenerate_after(tmp_path, ROOT / "content", "changes/2.9.yaml", old, new)
     symbol_pages = {p for p in written if p.startswith("symbols/")}
-    assert symbol_pages == {"symbols/torch/index.md"}  # torch.stack was named before: the index stays
+    # torch.stack was named before: the index stays; the module's feed follows its page
+    assert symbol_pages == {"symbols/torch/index.md", "symbols/torch/feed.xml"}
     assert "releases/2.9/index.md" in written and "releases/2.8/index.md" not in written
     assert _on_disk(docs) == _full(content)
 

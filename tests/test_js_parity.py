@@ -15,10 +15,34 @@ import subprocess
 import pytest
 import yaml
 
-from generator import browser, search, symbols
-from tests.conftest import ROOT
+from generator import browser, envpaste, search, symbols
+from tests.conftest import ROOT, real_model
 
 RULES = ROOT / "templates" / "assets" / "atlas-rules.js"
+ENVS = sorted((ROOT / "tests" / "data" / "env").glob("*.txt"))
+ENV_LINES = [
+    "torch==2.4.0+cu118",
+    "torch>=2.2,<2.5",
+    "torch~=2.6.0",
+    "torch===2.7.1+xpu",
+    "torch   2.7.1+cpu",
+    "pytorch                   2.1.2           py3.11_cuda12.1_cudnn8.9.2_0    pytorch",
+    "  torch 2.8.0+rocm6.4  ",
+    "torch @ https://download.pytorch.org/whl/cu121/torch-2.3.1%2Bcu121-cp311-cp311-linux_x86_64.whl",
+    "https://download.pytorch.org/whl/cpu/torch-2.5.0-cp313-cp313t-macosx_11_0_arm64.whl",
+    "torch-2.9.0+cu130-cp312-cp312-win_amd64.whl",
+    '[[package]]\nname = "torch"\nversion = "2.6.0+xpu"\nsource = { registry = "https://pypi.org/simple" }',
+    '"torch": {\n    "hashes": [],\n    "version": "==2.2.2"\n}',
+    "torchvision==0.20.1",
+    "torch",
+    "PyTorch version: 2.10.0+cu126\r\nPython version: 3.14.0 experimental free-threading build (main)\r\nOS: Ubuntu 24.04 LTS (aarch64)\r\n",
+    "PyTorch version: 2.12.0\rOS: macOS 15.1 (arm64)\rPython version: 3.13.1",
+    "PyTorch version: 2.12.0\u2028OS: Mac\u0130 (arm64)\nIs XPU available: True",
+    "OS: MACOS 15 (arm64)\ntorch==2.12.0",
+    "OS: Microsoft Windows 11 Pro\nGPU models and configuration: NVIDIA GeForce RTX 3090\nPyTorch version: 2.4.1+cu124",
+    "GPU models and configuration:\nGPU 0: NVIDIA H100 80GB HBM3\nGPU 1: Tesla P100-PCIE-16GB\nGPU 2: NVIDIA GeForce GTX 980\n\t GPU 3: T4\nNvidia driver: x\ntorch==2.7.0+cu128",
+    "GPU models and configuration: NVIDIA B200, NVIDIA L40S, Quadro RTX 8000, NVIDIA A10\ntorch==2.11.0+cu130",
+]
 HARNESS = ROOT / "tests" / "js_parity.js"
 
 HOSTILE = [
@@ -120,6 +144,11 @@ def cases() -> dict:
     queries = HOSTILE + names + [t.split("\n")[0] for t in texts[:400]]
     pastes = HOSTILE + [c.get("note") or "" for c in changes[:300]] + names[:300]
     keys = [search.normalise(q) for q in queries]
+    envs = [p.read_text(encoding="utf-8") for p in ENVS]
+    env_data = envpaste.view(real_model())
+    # A release that builds CUDA 13 only (as 2.15 is planned to): no wheel for pre-Turing GPUs.
+    env_data["releases"].append({"version": "9.8", "python": ["3.11", "3.15", []], "cuda": ["13.0"], "rocm": "9.0"})
+    targets = [r["version"] for r in env_data["releases"]][-7:] + ["9.9"]
     payload = {
         "normalise": queries,
         "shard": [[k, search.SHARDS] for k in keys],
@@ -128,6 +157,8 @@ def cases() -> dict:
         "matches": [[list(f), p] for f in found[:200] for p in HOSTILE[17:22] + [texts[0]]]
         + [[[n], n] for n in names[:200]]
         + [[["torch.a.abcdefgh"], "abcdefgh"], [["torch.a.\U0001f525" * 3], "\U0001f525" * 3]],
+        "env": HOSTILE + ENV_LINES + envs,
+        "answers": {"data": env_data, "cases": [[p, t] for p in ENV_LINES + envs for t in targets]},
     }
     python = {
         "normalise": [search.normalise(q) for q in payload["normalise"]],
@@ -135,13 +166,17 @@ def cases() -> dict:
         "plain": [search.plain(t) for t in payload["plain"]],
         "tokens": [sorted(symbols.tokens(p)) for p in payload["tokens"]],
         "matches": [symbols.matches(tuple(s), symbols.tokens(p)) for s, p in payload["matches"]],
+        "env": [envpaste.read(p) for p in payload["env"]],
+        "answers": [envpaste.answers(envpaste.read(p), env_data, t) for p, t in payload["answers"]["cases"]],
     }
     return {"input": payload, "python": python, "node": _node(payload)}
 
 
-@pytest.mark.parametrize("rule", ["normalise", "shard", "plain", "tokens", "matches"])
+@pytest.mark.parametrize("rule", ["normalise", "shard", "plain", "tokens", "matches", "env", "answers"])
 def test_javascript_gives_the_python_answer(cases, rule):
     inputs, python, node = cases["input"][rule], cases["python"][rule], cases["node"][rule]
+    if rule == "answers":
+        inputs = inputs["cases"]
     assert len(inputs) >= 60 and len(python) == len(node) == len(inputs)
     differ = [(i, p, n) for i, p, n in zip(inputs, python, node, strict=True) if p != n]
     assert differ == [], f"{len(differ)} of {len(inputs)} differ (input, python, node), e.g. {differ[:3]}"
@@ -157,6 +192,13 @@ def test_the_inputs_reach_every_branch(cases):
     tokens = set().union(*map(set, python["tokens"]))
     assert {"--compile-mode", "TORCH_LOGS", "--ok-flag", "FOO_BAR"} <= tokens
     assert True in python["matches"] and False in python["matches"]
+    read = python["env"]
+    assert {e["backend"] for e in read} >= {"cuda", "rocm", "mps", "xpu", "cpu", ""}
+    assert {e["via"] for e in read} >= {"collect_torch", "pin", "listed", "wheel", "lock", "pipfile", ""}
+    answered = [a for case in python["answers"] for a in case]
+    assert {(a["topic"], a["ok"]) for a in answered} >= {
+        (t, ok) for t in ("python", "cuda", "rocm", "gpu") for ok in (True, False)
+    }
 
 
 def test_the_browser_reads_the_number_of_names_files_the_build_wrote():

@@ -215,8 +215,16 @@ def test_hostile_text_near_a_name_stays_text(content_copy, tmp_path):
         'title: "Mesh torch.distributed.mesh_x<script>alert(3)</script> [x](javascript:alert(4))"',
     )
     rendered = render_all(site_model(content_copy))
-    pages = {k: v.decode() for k, v in rendered.items() if k.startswith("symbols/")}
-    assert set(pages) == {"symbols/index.md", "symbols/torch/index.md", "symbols/torch.distributed/index.md"}
+    pages = {k: v.decode() for k, v in rendered.items() if k.startswith("symbols/")}  # pages and their feeds
+    assert {k for k in pages if k.endswith("index.md")} == {
+        "symbols/index.md",
+        "symbols/torch/index.md",
+        "symbols/torch.distributed/index.md",
+    }
+    assert {k for k in pages if k.endswith("feed.xml")} == {
+        "symbols/torch/feed.xml",
+        "symbols/torch.distributed/feed.xml",
+    }
     for text in pages.values():
         assert "<script" not in text and "<img" not in text and "javascript:" not in text
     out = tmp_path / "out"

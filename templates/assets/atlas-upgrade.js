@@ -96,6 +96,54 @@
       clearTimeout(timer);
       timer = setTimeout(function () { form.requestSubmit(); }, 250);
     });
+    if (form) initEnv(form);
+  }
+
+  /* "Paste your environment": read it (atlas.rules.readEnv, generator/envpaste.py's rules), set
+     the guide's from-release, backend and target (the newest release), and say what the
+     compatibility rows answer for it (atlas.rules.envAnswers). Everything shown is text nodes. */
+  function initEnv(form) {
+    const box = document.getElementById("atlas-env"), out = document.getElementById("atlas-env-result");
+    if (!box || !out) return;
+    const data = JSON.parse(box.dataset.env);
+    let timer = null;
+    box.addEventListener("input", function () {
+      clearTimeout(timer);
+      timer = setTimeout(function () { apply(form, box.value, data, out); }, 250);
+    });
+  }
+
+  function described(env) {
+    const parts = ["torch " + env.torch + (env.build ? "+" + env.build : "")];
+    if (env.python) parts.push("Python " + env.python);
+    if (env.os || env.arch) parts.push([env.os, env.arch].filter(Boolean).join(" "));
+    if (env.gpus.length) parts.push("GPUs: " + Array.from(new Set(env.gpus)).join(", "));
+    return parts.join(" · ");
+  }
+
+  function apply(form, text, data, out) {
+    out.replaceChildren();
+    if (!text.trim()) return;
+    const env = atlas.rules.readEnv(text);
+    if (!env.release) {
+      out.append(el("p", { class: "atlas-compare-msg atlas-env-unread" }, data.looked_for));
+      return;
+    }
+    const versions = atlas.data(form, "releases", []), target = versions[versions.length - 1];
+    out.append(el("p", { class: "atlas-compare-msg" }, "Read: " + described(env) + "."));
+    if (versions.includes(env.release)) form.elements.from.value = env.release;
+    else out.append(el("p", { class: "atlas-compare-msg" }, "The Atlas covers releases " + versions[0] + " to " + target + ", not " + env.release + "."));
+    form.elements.to.value = target;
+    const backends = Array.from(form.elements.backend.options).map(function (o) { return o.value; });
+    if (env.backend && backends.includes(env.backend)) form.elements.backend.value = env.backend;
+    const answers = atlas.rules.envAnswers(env, data, target);
+    if (answers.length) {
+      out.append(el("p", { class: "atlas-compare-msg" }, "On " + target + ", the newest release:"));
+      const list = el("ul", { class: "atlas-env-answers" });
+      for (const a of answers) list.append(el("li", { "data-topic": a.topic, "data-ok": String(a.ok) }, a.text));
+      out.append(list);
+    }
+    form.requestSubmit();
   }
 
   atlas.onPage(initUpgrade);

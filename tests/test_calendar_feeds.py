@@ -1,0 +1,182 @@
+"""/calendar.ics, parsed by an independent RFC 5545 parser (icalendar), and the Atom feeds per
+feature, family and symbol module: valid, linked from their pages, and saying what each release did."""
+
+from __future__ import annotations
+
+import datetime as dt
+import shutil
+import xml.etree.ElementTree as ET
+
+import icalendar
+import pytest
+
+from generator import feeds, ical, urls
+from generator.build import site_model
+from tests.conftest import FIXTURE, real_model, run_cli
+
+BASE = "https://atlas.example.org/"
+ATOM = "{http://www.w3.org/2005/Atom}"
+
+
+@pytest.fixture(scope="module")
+def calendar_bytes() -> bytes:
+    return ical.render_calendar(real_model(), BASE)[urls.CALENDAR]
+
+
+@pytest.fixture(scope="module")
+def events(calendar_bytes) -> dict[str, icalendar.Event]:
+    calendar = icalendar.Calendar.from_ical(calendar_bytes)
+    assert calendar["VERSION"] == "2.0" and calendar["PRODID"]
+    found = {}
+    for event in calendar.walk("VEVENT"):
+        uid = str(event["UID"])
+        assert uid not in found, uid
+        found[uid] = event
+    return found
+
+
+def day(event) -> dt.date:
+    return event.decoded("DTSTART")
+
+
+def test_the_calendar_is_rfc_5545(calendar_bytes, events):
+    lines = calendar_bytes.split(b"\r\n")
+    assert lines[-1] == b"" and b"\n" not in b"".join(lines)  # CRLF only
+    assert max(len(line) for line in lines) <= 75  # folded (RFC 5545 3.1), counted in octets
+    for event in events.values():
+        for field in ("UID", "DTSTAMP", "DTSTART", "DTEND", "SUMMARY"):
+            assert field in event, (field, event)
+        assert event.decoded("DTEND") > day(event)
+    assert ical.render_calendar(real_model(), BASE)[urls.CALENDAR] == calendar_bytes  # same content, same bytes
+
+
+def test_every_release_and_patch_is_on_its_day(events):
+    site = real_model()
+    for release in site.releases:
+        event = events[f"release-{release.version}@pytorch-release-atlas"]
+        assert day(event) == release.date and str(event["SUMMARY"]) == f"PyTorch {release.version} released"
+        assert str(event["URL"]) == BASE + urls.release(release.version)
+        for patch in release.patches:
+            patch_event = events[f"patch-{patch.version}@pytorch-release-atlas"]
+            assert day(patch_event).isoformat().startswith(patch.date)
+    assert day(events["release-2.8@pytorch-release-atlas"]) == dt.date(2025, 8, 6)
+    month = events["patch-2.9.1@pytorch-release-atlas"]  # documented by its month: spans November 2025
+    assert (day(month), month.decoded("DTEND")) == (dt.date(2025, 11, 1), dt.date(2025, 12, 1))
+
+
+def test_planned_releases_come_from_the_cadence(events):
+    planned = events["planned-2.15@pytorch-release-atlas"]
+    assert day(planned) == dt.date(2026, 10, 28) and "tentative" in str(planned["SUMMARY"])
+    assert day(events["branch-cut-2.15@pytorch-release-atlas"]) == dt.date(2026, 10, 5)
+    assert day(events["planned-patch-2.15.1@pytorch-release-atlas"]) == dt.date(2026, 11, 1)
+    shipped = {f"planned-{r.version}@pytorch-release-atlas" for r in real_model().releases}
+    assert not shipped & set(events)
+
+
+def test_announced_removals_sit_on_the_release_they_are_due_in(events):
+    site = real_model()
+    removals = [e for uid, e in events.items() if uid.startswith("removal-")]
+    due = [row for row in site.ledger if row.removal_planned in ical.due_dates(site)]
+    assert len(removals) == len(due) >= 3
+    quantization = next(e for e in removals if str(e["SUMMARY"]).endswith(": torch.ao.quantization"))
+    assert str(quantization["SUMMARY"]) == "Removal due in PyTorch 2.10: torch.ao.quantization"
+    assert "Deprecated in 2.8" in str(quantization["DESCRIPTION"])
+    assert day(quantization) == next(r.date for r in site.releases if r.version == "2.10")
+
+
+def test_a_plan_that_shipped_leaves_the_calendar_and_a_bad_plan_is_refused(tmp_path):
+    content = tmp_path / "content"
+    shutil.copytree(FIXTURE, content)
+    (content / "cadence.yaml").write_text(
+        "source: https://example.org/cadence\nplanned:\n"
+        '  - {version: "2.8", release: "2025-08-01"}\n'
+        '  - {version: "2.9", branch_cut: "2025-09-20", release: "2025-10-15", first_patch: "2025-11"}\n',
+        encoding="utf-8",
+    )
+    calendar = icalendar.Calendar.from_ical(ical.render_calendar(site_model(content), BASE)[urls.CALENDAR])
+    names = {str(event["UID"]) for event in calendar.walk("VEVENT")}
+    assert "planned-2.9@pytorch-release-atlas" in names and "planned-2.8@pytorch-release-atlas" not in names
+    (content / "cadence.yaml").write_text(
+        "source: https://example.org/cadence\nplanned:\n"
+        '  - {version: "2.10", release: "2026-01-21"}\n'
+        '  - {version: "2.9", branch_cut: "2025-10-20", release: "2025-10-15"}\n',
+        encoding="utf-8",
+    )
+    proc = run_cli("check", "--content", str(content))
+    assert proc.returncode == 1, proc.stderr
+    assert "cadence.yaml:4:5: planned[1]: 2.9 is not planned after 2.10\n" in proc.stderr
+
+
+def test_fold_never_cuts_a_character():
+    line = "SUMMARY:" + "é🔥a" * 60
+    parts = ical._fold(line)
+    assert all(len(p.encode("utf-8")) <= 75 for p in parts)
+    assert parts[0] + "".join(p[1:] for p in parts[1:]) == line
+
+
+def atom_entries(data: bytes) -> list[ET.Element]:
+    """The feed's entries, after checking what RFC 4287 requires of a feed and of each entry."""
+    root = ET.fromstring(data)
+    assert root.tag == f"{ATOM}feed"
+    for field in ("id", "title", "updated"):
+        assert root.find(f"{ATOM}{field}") is not None, field
+    assert root.find(f"{ATOM}author") is not None
+    entries = root.findall(f"{ATOM}entry")
+    for entry in entries:
+        for field in ("id", "title", "updated", "summary"):
+            assert (entry.find(f"{ATOM}{field}").text or "").strip(), field
+        dt.datetime.fromisoformat(entry.find(f"{ATOM}updated").text)
+        assert entry.find(f"{ATOM}link[@rel='alternate']").get("href").startswith(BASE)
+    assert len({e.find(f"{ATOM}id").text for e in entries}) == len(entries)
+    return entries
+
+
+def test_every_feature_family_and_module_feed_parses():
+    site = real_model()
+    files = feeds.render_item_feeds(site, BASE)
+    pages = {p for p in files if p.startswith(urls.FEATURES)}
+    expected = {urls.feature_feed(f.id) for f in site.features if f.id not in site.family_by_id}
+    expected |= {urls.feature_feed(f.node.id) for f in site.families}
+    assert pages == expected
+    assert {p for p in files if p.startswith(urls.SYMBOLS)} == {
+        urls.symbol_feed(m.name) for m in site.symbol_pages.values() if m.symbols
+    }
+    for data in files.values():
+        atom_entries(data)
+
+
+def test_a_feature_feed_says_what_each_release_did():
+    site = real_model()
+    entries = atom_entries(feeds.render_item_feeds(site, BASE)[urls.feature_feed("flex-attention")])
+    titles = [e.find(f"{ATOM}title").text for e in entries]
+    flex = site.feature_by_id["flex-attention"]
+    announced = {e.release for e in flex.entries}
+    assert {f"FlexAttention in PyTorch {v}" for v in announced} <= set(titles)
+    versions = [t.rsplit(" ", 1)[1] for t in titles]
+    assert versions == sorted(versions, key=lambda v: tuple(map(int, v.split("."))), reverse=True)
+    first = flex.entries[0]
+    entry = entries[titles.index(f"FlexAttention in PyTorch {first.release}")]
+    assert f"Announced: {first.title}" in entry.find(f"{ATOM}summary").text
+    assert entry.find(f"{ATOM}link").get("href") == BASE + urls.at(
+        urls.feature("flex-attention"), urls.release_anchor(first.release)
+    )
+
+
+def test_a_module_feed_lists_the_changes_naming_its_names():
+    site = real_model()
+    entries = atom_entries(feeds.render_item_feeds(site, BASE)[urls.symbol_feed("torch.export")])
+    text = {e.find(f"{ATOM}title").text: e.find(f"{ATOM}summary").text for e in entries}
+    module = site.symbol_pages["torch.export"]
+    named = {u.change.anchor for s in module.symbols for u in s.uses if u.change and u.release == "2.9"}
+    assert text["torch.export in PyTorch 2.9"].startswith(f"{len(named)} release-note changes: ")
+    assert "torch.export.export_for_training has been removed" in text["torch.export in PyTorch 2.11"]
+
+
+def test_pages_link_their_feeds_and_the_build_writes_them(fixture_site):
+    for page in ("features/widgets/", "features/widget-compiler/", "symbols/torch/"):
+        html = (fixture_site / page / "index.html").read_text(encoding="utf-8")
+        assert 'href="feed.xml"' in html, page
+        atom_entries_relaxed = ET.parse(fixture_site / page / "feed.xml").getroot()
+        assert atom_entries_relaxed.tag == f"{ATOM}feed"
+    assert icalendar.Calendar.from_ical((fixture_site / urls.CALENDAR).read_bytes()).walk("VEVENT")
+    assert "calendar.ics" in (fixture_site / "releases" / "index.html").read_text(encoding="utf-8")

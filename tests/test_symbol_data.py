@@ -1,0 +1,113 @@
+"""/api/v1/symbols.json (with its schema) and /api/v1/deprecated_symbols.yaml (TorchFix's shape):
+every listed name with the changes naming it, and the endings the deprecation and removal records tell."""
+
+from __future__ import annotations
+
+import json
+
+import jsonschema
+import pytest
+import yaml
+
+from generator import symbol_data, urls
+from tests.conftest import real_model
+
+BASE = "https://atlas.example.org/"
+
+
+@pytest.fixture(scope="module")
+def files() -> dict[str, bytes]:
+    return symbol_data.render_symbol_data(real_model(), BASE)
+
+
+@pytest.fixture(scope="module")
+def data(files) -> dict:
+    return json.loads(files[symbol_data.SYMBOLS_JSON])
+
+
+@pytest.fixture(scope="module")
+def by_name(data) -> dict:
+    return {s["name"]: s for s in data["symbols"]}
+
+
+def test_symbols_json_validates_against_its_published_schema(files, data):
+    schema = json.loads(files[symbol_data.SYMBOLS_SCHEMA])
+    assert files[symbol_data.SYMBOLS_SCHEMA] == symbol_data.SCHEMA.read_bytes()
+    jsonschema.Draft202012Validator.check_schema(schema)
+    jsonschema.Draft202012Validator(schema).validate(data)
+    assert data["schema"] == BASE + symbol_data.SYMBOLS_SCHEMA
+
+
+def test_the_schema_refuses_what_it_should(files, data):
+    """Not vacuous: a renamed field, a bad version and an ending with no release fail."""
+    validator = jsonschema.Draft202012Validator(json.loads(files[symbol_data.SYMBOLS_SCHEMA]))
+    one = json.loads(json.dumps(data["symbols"][0]))
+    broken = [
+        {**one, "Name": one["name"]},
+        {**one, "changes": [{**c, "release": "2.x"} for c in one["changes"]] or [{"release": "x"}]},
+        {**one, "ending": dict.fromkeys(("deprecated_in", "removal_announced", "removed_in", "replacement"))}
+        | {"deprecation_url": None, "removal_url": None, "deprecation_prs": [], "removal_prs": []},
+    ]
+    for symbol in broken:
+        assert not validator.is_valid({**data, "symbols": [symbol]})
+
+
+def test_every_listed_name_is_there_with_the_changes_naming_it(by_name):
+    site = real_model()
+    listed = {s.name for m in site.symbol_pages.values() for s in m.symbols}
+    assert set(by_name) == listed
+    cat = by_name["torch.cat"]
+    assert cat["url"] == BASE + "symbols/torch/#torch.cat"
+    change = next(c for c in cat["changes"] if c["release"] == "2.9" and c["section"] == "bc-breaking")
+    assert change["kind"] == "behaviour-change" and change["group"] == "defaults"
+    assert "158249" in change["text"] and change["url"].startswith(BASE + "releases/2.9/#c-")
+    releases = [c["release"] for c in cat["changes"]]
+    assert releases == sorted(releases, key=lambda v: tuple(map(int, v.split("."))), reverse=True)
+
+
+def test_endings_read_from_the_deprecation_and_removal_records(by_name):
+    training = by_name["torch.export.export_for_training"]["ending"]
+    assert (training["deprecated_in"], training["removed_in"], training["replacement"]) == (
+        "2.9",
+        "2.11",
+        "torch.export.export",
+    )
+    assert training["deprecation_prs"] == [158203]
+    assert by_name["torch.export.export"]["ending"] is None  # the replacement ends nothing
+    quant = by_name["torch.ao.quantization"]["ending"]
+    assert (quant["deprecated_in"], quant["removal_announced"]) == ("2.8", "2.10")
+    cholesky = by_name["torch.cholesky"]["ending"]
+    assert (cholesky["removed_in"], cholesky["replacement"]) == ("2.14", "torch.linalg.cholesky")
+    # A record about an option of a name ends no name.
+    assert by_name["torch.onnx.export"]["ending"] is None
+    assert by_name["torch.compile"]["ending"] is None
+
+
+def test_torchfix_yaml_is_in_torchfix_shape(files):
+    """TorchFix reads each item's name, and its remove_pr: None for deprecated, set for removed."""
+    items = yaml.safe_load(files[symbol_data.TORCHFIX_YAML])
+    assert isinstance(items, list) and len(items) >= 10
+    config = {item["name"]: item for item in items}  # as TorchFix's _read_deprecated_config does
+    for item in items:
+        assert set(item) <= {"name", "deprecate_pr", "remove_pr", "replacement", "reference"}
+        assert {"name", "deprecate_pr", "remove_pr"} <= set(item)
+        assert item["deprecate_pr"] == "TBA" or item["deprecate_pr"].startswith(urls.PR.format(""))
+    training = config["torch.export.export_for_training"]
+    assert training == {
+        "name": "torch.export.export_for_training",
+        "deprecate_pr": urls.pr(158203),
+        "remove_pr": training["remove_pr"],
+        "replacement": "torch.export.export",
+        "reference": training["reference"],
+    }
+    assert training["remove_pr"].startswith(urls.PR.format("")) and training["reference"].startswith(BASE)
+    assert config["torch.ao.quantization"]["remove_pr"] is None  # deprecated, not removed
+    assert config["torch.cholesky"]["deprecate_pr"] == "TBA"  # the notes at hand do not say when
+
+
+def test_the_build_publishes_them(fixture_site):
+    for path in (symbol_data.SYMBOLS_JSON, symbol_data.SYMBOLS_SCHEMA, symbol_data.TORCHFIX_YAML):
+        assert (fixture_site / path).is_file(), path
+    data = json.loads((fixture_site / symbol_data.SYMBOLS_JSON).read_text(encoding="utf-8"))
+    jsonschema.Draft202012Validator(json.loads(symbol_data.SCHEMA.read_text(encoding="utf-8"))).validate(data)
+    assert "torch.cat" in {s["name"] for s in data["symbols"]}
