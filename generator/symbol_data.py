@@ -48,7 +48,7 @@ _ADDS = re.compile(r"^\W*add(?:s|ed)?\b", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
-class Ending:
+class SymbolEnding:
     """How a name leaves PyTorch, as the records of the deprecation and removal steps tell it."""
 
     deprecated_in: str | None
@@ -90,7 +90,7 @@ def _first_name_after_phrase(body: str) -> str | None:
     return _first_name(body[m.end() :]) if m else None
 
 
-def endings(site: Site) -> dict[str, Ending]:
+def endings(site: Site) -> dict[str, SymbolEnding]:
     """Every listed name a deprecation or removal record is about, with its ending (oldest record wins)."""
     found: dict[str, dict] = {}
     for release in site.releases:
@@ -109,7 +109,7 @@ def endings(site: Site) -> dict[str, Ending]:
     out = {}
     for name, slot in found.items():
         dep, rem = slot.get("deprecation"), slot.get("removal")
-        out[name] = Ending(
+        out[name] = SymbolEnding(
             dep[0] if dep else None,
             dep[1].change.removal if dep else None,
             rem[0] if rem else None,
@@ -133,7 +133,7 @@ def _change(release: str, view: ChangeView, base: str) -> dict:
     }
 
 
-def _ending(ending: Ending | None, base: str) -> dict | None:
+def _ending(ending: SymbolEnding | None, base: str) -> dict | None:
     if ending is None:
         return None
 
