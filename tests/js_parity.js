@@ -1,6 +1,7 @@
 /* Runs the browser's rules (templates/assets/atlas-rules.js) on inputs from tests/test_js_parity.py.
    stdin: {"normalise": [query...], "shard": [[key, count]...], "plain": [text...],
-           "tokens": [paste...], "matches": [[symbols, paste]...]}
+           "tokens": [paste...], "matches": [[symbols, paste]...], "kind": [key...],
+           "symptom": [[symptom, paste]...]}
    stdout: the same keys, each with the outputs in order (token sets as sorted arrays). */
 "use strict";
 const rules = require(process.argv[2]);
@@ -12,4 +13,6 @@ process.stdout.write(JSON.stringify({
   plain: input.plain.map((t) => rules.plain(t)),
   tokens: input.tokens.map((p) => sorted(rules.pastedTokens(p))),
   matches: input.matches.map(([symbols, paste]) => rules.usesAny(symbols, rules.pastedTokens(paste))),
+  kind: input.kind.map((q) => rules.queryKind(q)),
+  symptom: input.symptom.map(([symptom, paste]) => rules.symptomMatches(symptom, paste)),
 }));

@@ -129,17 +129,27 @@ def cases() -> dict:
         + [[[n], n] for n in names[:200]]
         + [[["torch.a.abcdefgh"], "abcdefgh"], [["torch.a.\U0001f525" * 3], "\U0001f525" * 3]],
     }
+    messages = [
+        m for c in changes for m in ([c["symptom"]] if isinstance(c.get("symptom"), str) else c.get("symptom", []))
+    ]
+    payload["kind"] = keys + ["13.2.2", "v2.14.1", "2.14.1.2.3", "1.", "196351", "2.8"]
+    payload["symptom"] = [
+        [m, p] for m in messages for p in [m, m.upper(), f"Traceback:\n  x\n{m}\n", m[3:20], m[:11], "torch"]
+    ]
+    payload["symptom"] += [[m, p] for m in HOSTILE[:40] for p in HOSTILE[:40:3]]
     python = {
         "normalise": [search.normalise(q) for q in payload["normalise"]],
         "shard": [search.shard(k) for k, _ in payload["shard"]],
         "plain": [search.plain(t) for t in payload["plain"]],
         "tokens": [sorted(symbols.tokens(p)) for p in payload["tokens"]],
         "matches": [symbols.matches(tuple(s), symbols.tokens(p)) for s, p in payload["matches"]],
+        "kind": [search.query_kind(k) for k in payload["kind"]],
+        "symptom": [search.symptom_matches(m, p) for m, p in payload["symptom"]],
     }
     return {"input": payload, "python": python, "node": _node(payload)}
 
 
-@pytest.mark.parametrize("rule", ["normalise", "shard", "plain", "tokens", "matches"])
+@pytest.mark.parametrize("rule", ["normalise", "shard", "plain", "tokens", "matches", "kind", "symptom"])
 def test_javascript_gives_the_python_answer(cases, rule):
     inputs, python, node = cases["input"][rule], cases["python"][rule], cases["node"][rule]
     assert len(inputs) >= 60 and len(python) == len(node) == len(inputs)
@@ -157,6 +167,8 @@ def test_the_inputs_reach_every_branch(cases):
     tokens = set().union(*map(set, python["tokens"]))
     assert {"--compile-mode", "TORCH_LOGS", "--ok-flag", "FOO_BAR"} <= tokens
     assert True in python["matches"] and False in python["matches"]
+    assert {"number", "version", "text"} <= set(python["kind"])
+    assert True in python["symptom"] and False in python["symptom"]
 
 
 def test_the_browser_reads_the_number_of_names_files_the_build_wrote():

@@ -138,7 +138,15 @@
   function initMatrices() {
     document.querySelectorAll(".atlas-matrix-wrap").forEach(function (wrap) {
       fitMatrix(wrap);
-      wrap.scrollLeft = wrap.scrollWidth;  // the newest end: the release readers come for
+      // The first release of the first row's feature at the left edge, beside the sticky feature
+      // column, and as far right as that allows: its first release and, where they fit, the
+      // newest both show (the newest end alone hid FlexAttention's 2.5 under the column).
+      const first = wrap.querySelector("tbody tr td.atlas-cell a, tbody tr td.atlas-cell:not(:empty)");
+      const sticky = wrap.querySelector("thead th:nth-child(2)");
+      if (!first || !sticky) { wrap.scrollLeft = wrap.scrollWidth; return; }
+      const origin = wrap.querySelector("table").getBoundingClientRect().left;
+      const at = first.closest("td").getBoundingClientRect().left - origin;
+      wrap.scrollLeft = Math.max(0, at - (sticky.getBoundingClientRect().left - origin));
     });
   }
   window.addEventListener("resize", function () { document.querySelectorAll(".atlas-matrix-wrap").forEach(fitMatrix); });
@@ -191,11 +199,30 @@
     }
   }
 
+  const BREAKING = (window.atlasData || {}).breaking;
+
+  /* An area of the breaking changes: the section heading (h3) before it is theirs. */
+  function breaking(details) {
+    let node = details.previousElementSibling;
+    while (node && node.tagName !== "H3") node = node.previousElementSibling;
+    return !!node && node.id === BREAKING;
+  }
+
   function initFolds() {
-    if (SMALL.matches) document.querySelectorAll("details.atlas-area[open]").forEach(function (d) { d.open = false; });
+    // Breaking changes stay open: a reader upgrading reads them all, not one tap per area.
+    if (SMALL.matches) document.querySelectorAll("details.atlas-area[open]").forEach(function (d) { if (!breaking(d)) d.open = false; });
     openTarget();
   }
   window.addEventListener("hashchange", openTarget);
 
-  atlas.onPage(function () { initScrollwraps(); initMatrices(); initJumpMenu(); initFolds(); });
+  /* A page whose answer is in its query (/upgrade/?from=…&to=…, /compare/): its canonical link
+     keeps the query, so what is shared from the page is that range (the build names no og:url
+     for these pages, generator.describe.QUERY_PAGES). */
+  function keepQuery() {
+    if (!location.search || !document.querySelector("#atlas-upgrade, #atlas-compare")) return;
+    const link = document.querySelector("link[rel=canonical]");
+    if (link) link.href = location.href.split("#")[0];
+  }
+
+  atlas.onPage(function () { keepQuery(); initScrollwraps(); initMatrices(); initJumpMenu(); initFolds(); });
 })();
