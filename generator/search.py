@@ -100,11 +100,11 @@ def message_key(text: str) -> str:
 def symptom_matches(symptom: str, pasted: str) -> bool:
     """Does a pasted text show this symptom (atlas-rules.js `symptomMatches`): the whole message
     is in the paste (a traceback holds it), or the paste is a part of the message of at least
-    two words and 12 characters (a reader types what they remember of it)."""
+    three words and 12 characters (a reader types what they remember of it)."""
     message, paste = message_key(symptom), message_key(pasted)
     if not message or not paste:
         return False
-    return message in paste or (len(paste) >= 12 and " " in paste and paste in message)
+    return message in paste or (len(paste) >= 12 and paste.count(" ") >= 2 and paste in message)
 
 
 SHARDS = 1024  # names files; a search fetches one (about 1 kB at 1x, 12 kB at 10x)

@@ -47,11 +47,11 @@
   }
 
   /* Does a pasted text show this symptom: the whole message is in the paste, or the paste is a
-     part of the message of two words and 12 characters (counted as Python counts, by code point). */
+     part of the message of three words and 12 characters (counted as Python counts, by code point). */
   function symptomMatches(symptom, pasted) {
     const message = messageKey(symptom), paste = messageKey(pasted);
     if (!message || !paste) return false;
-    return paste.includes(message) || (Array.from(paste).length >= 12 && paste.includes(" ") && message.includes(paste));
+    return paste.includes(message) || (Array.from(paste).length >= 12 && paste.split(" ").length >= 3 && message.includes(paste));
   }
 
   /* FNV-1a (32 bit) of the UTF-8 bytes, modulo the number of files the build wrote, in hex as
