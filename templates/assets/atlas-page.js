@@ -135,6 +135,19 @@
     }
   }
 
+  /* Release columns narrowed (down to 4/5 of their width, which still holds a tier's name) so
+     that the columns from `cell`'s release to the newest fit beside the feature column. */
+  function narrowTo(wrap, cell) {
+    const table = wrap.querySelector("table"), heads = wrap.querySelectorAll("thead th");
+    if (heads.length < 3) return;
+    const origin = table.getBoundingClientRect();
+    const sticky = heads[1].getBoundingClientRect().left - origin.left;
+    const column = heads[1].getBoundingClientRect().width;
+    const span = (origin.right - cell.getBoundingClientRect().left) / column;  // columns to show
+    const fits = (wrap.clientWidth - sticky - 4) / span;
+    if (fits < column && fits >= 0.8 * column) table.style.width = sticky + fits * (heads.length - 1) + "px";
+  }
+
   function initMatrices() {
     document.querySelectorAll(".atlas-matrix-wrap").forEach(function (wrap) {
       fitMatrix(wrap);
@@ -144,6 +157,7 @@
       const first = wrap.querySelector("tbody tr td.atlas-cell a, tbody tr td.atlas-cell:not(:empty)");
       const sticky = wrap.querySelector("thead th:nth-child(2)");
       if (!first || !sticky) { wrap.scrollLeft = wrap.scrollWidth; return; }
+      narrowTo(wrap, first.closest("td"));
       const origin = wrap.querySelector("table").getBoundingClientRect().left;
       const at = first.closest("td").getBoundingClientRect().left - origin;
       wrap.scrollLeft = Math.max(0, at - (sticky.getBoundingClientRect().left - origin));
