@@ -86,3 +86,22 @@ def test_breaking_changes_are_open_on_a_phone(sized, served):
             return h && h.id === window.atlasData.breaking && !d.open; }).length"""
     )
     assert closed == 0
+
+
+ACTIVE = """() => Array.from(document.querySelectorAll('.md-sidebar--secondary .md-nav__link--active'))
+    .map(a => a.textContent.trim())"""
+
+
+def test_the_table_of_contents_follows_the_reader(browser, served):
+    """The upgrade guide renders its steps after load: its table of contents lights no entry at
+    the top of the page (it lit the last one), and lights the step scrolled to."""
+    context = browser.new_context(viewport={"width": 1400, "height": 900}, service_workers="block")
+    try:
+        page = context.new_page()
+        page.goto(served + "upgrade/?from=2.13&to=2.14", wait_until="networkidle")
+        page.locator("#upgrade-removals + ul").wait_for()
+        assert page.evaluate(ACTIVE) == []
+        page.evaluate("() => scrollTo(0, document.getElementById('upgrade-removals').offsetTop + 5)")
+        page.wait_for_function(ACTIVE.replace("() =>", "() => (") + ").some(t => t.startsWith('Removals'))")
+    finally:
+        context.close()

@@ -54,6 +54,16 @@
       history.replaceState(history.state, "", url);
       load();
     });
+    // The page's headings as built, kept by id: a result reuses the element (`heading`), so the
+    // table of contents, which Material maps to these elements on load, follows the reader
+    // (new elements left it measuring detached ones: every entry "passed", the last one lit).
+    const headings = new Map(Array.from(out.querySelectorAll("h2[id]")).map(function (h) { return [h.id, h]; }));
+    function heading(id, text) {
+      const h = headings.get(id) || el("h2", { id: id });
+      headings.set(id, h);
+      h.textContent = text;
+      return h;
+    }
     if (params.get("from") || params.get("to")) load();
 
     async function load() {
@@ -81,7 +91,7 @@
       out.replaceChildren();
       const site = new URL(form.dataset.site, location.href);
       const label = backend ? form.elements.backend.selectedOptions[0].textContent : "";
-      run({ form: form, out: out, from: from, to: to, backend: backend, backendName: label, range: range,
+      run({ form: form, out: out, heading: heading, from: from, to: to, backend: backend, backendName: label, range: range,
         releases: releases, href: function (path) { return new URL(path, site).href; } });
     }
     return form;

@@ -94,7 +94,7 @@
         // By release, then area (stable: the notes' order within an area).
         items.sort(function (a, b) { return q.range.indexOf(a.release) - q.range.indexOf(b.release) || (a.area || "").localeCompare(b.area || ""); });
         const section = el("section", { class: "atlas-compare-group", "data-group": key });
-        section.append(el("h2", { id: "upgrade-" + key }, title + " (" + items.length + ")"));
+        section.append(q.heading("upgrade-" + key, title + " (" + items.length + ")"));
         // The table of contents lists the steps (upgrade.md.j2): give each its count. Material
         // rewrites the links to absolute URLs, so match the anchor at the end.
         document.querySelectorAll('.md-nav--secondary a[href$="#upgrade-' + key + '"]').forEach(function (a) {
