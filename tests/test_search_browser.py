@@ -196,3 +196,17 @@ def test_a_pasted_error_leads_to_its_cause_with_what_to_do(browser, atlas):
         cause = page.locator(".atlas-upgrade-cause a").first
         cause.wait_for()
         assert cause.get_attribute("href").endswith("releases/2.14/#c-c820809d")
+
+
+def test_snippets_do_not_repeat_the_title_and_end_at_a_word(browser, atlas):
+    """The hit's line does not open with the title shown above it (a page's description and
+    record begin with it), and a line cut short ends with "…", not mid-sentence."""
+    with new_page(browser) as page:
+        page.goto(atlas)
+        for query in ("Modern NCCL Backend", "safetensors", "FlexAttention on MPS"):
+            hits = search(page, query)
+            for i in range(min(hits.count(), 5)):
+                title = hits.nth(i).locator(".atlas-search__title").inner_text().strip()
+                line = hits.nth(i).locator(".atlas-search__line").inner_text().strip()
+                assert line and not line.lower().startswith(title.lower()), (query, title, line)
+                assert re.search(r"[.!?…)]$", line), (query, line)

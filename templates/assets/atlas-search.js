@@ -184,11 +184,18 @@
     return out;
   }
 
+  /* A page's description without the title it starts with ("nccl2 backend: API-Unstable …"). */
+  function untitled(text, title) {
+    const t = (title || "").trim().toLowerCase();
+    const rest = t && text.toLowerCase().startsWith(t) ? text.slice(t.length).replace(/^[\s:·.,-]+/, "") : "";
+    return rest || text;
+  }
+
   function hitItem(hit, rank) {
     const link = el("a", { href: hit.url, class: "atlas-search__hit" });
     link.append(el("span", { class: "atlas-search__title" }, hit.title));
     const line = el("span", { class: "atlas-search__line" });
-    hit.excerpt ? line.append.apply(line, trimmed(excerptNodes(hit.excerpt), hit.title, hit.content)) : (line.textContent = hit.line || "");
+    hit.excerpt ? line.append.apply(line, trimmed(excerptNodes(hit.excerpt), hit.title, hit.content)) : (line.textContent = untitled(hit.line || "", hit.title));
     link.append(line);
     const item = el("li", { "data-rank": String(rank) });
     if (hit.release) item.dataset.release = hit.release;
