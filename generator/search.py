@@ -273,7 +273,11 @@ def _symbol_names(site: Site, add, meta: dict) -> None:
             if len(announced) == 1:
                 add(keys, urls.feature(announced.pop()))
             url = urls.at(urls.symbol_page(page), urls.symbol_anchor(symbol.name))
-            meta[url] = (symbol.name, f"API symbol: {len(symbol.uses)} changes and feature entries name it")
+            uses = len(symbol.uses)
+            meta[url] = (
+                symbol.name,
+                f"API symbol named by {uses} {'change or entry' if uses == 1 else 'changes and entries'}.",
+            )
             add(keys, url)
             pieces = symbol.name.split(".")
             for i in range(1, len(pieces)):  # attention.flex_attention, flex_attention

@@ -167,13 +167,26 @@
      title, which the hit shows above it), ending at a word with "…" where Pagefind cut it. */
   function trimmed(nodes, title, content) {
     const text = nodes.map(function (n) { return n.textContent; }).join("");
-    const t = (title || "").trim();
-    let drop = t && text.trim().toLowerCase().startsWith(t.toLowerCase()) ? text.indexOf(text.trim()) + t.length : 0;
+    const t = (title || "").trim().toLowerCase();
+    // The title, as often as the excerpt opens with it (a page's heading, then its description
+    // that starts with its name), and the punctuation after it.
+    let drop = 0;
+    for (let k = 0; k < 3 && t; k++) {
+      const rest = text.slice(drop), lead = rest.length - rest.replace(/^[\s:·.,-]+/, "").length;
+      if (!rest.slice(lead).toLowerCase().startsWith(t)) { drop += k ? lead : 0; break; }
+      drop += lead + t.length;
+    }
     const out = [];
+    let left = drop, cut = drop > 0;
     for (const node of nodes) {
       const len = node.textContent.length;
-      if (drop >= len) { drop -= len; continue; }
-      if (drop > 0) { node.textContent = node.textContent.slice(drop).replace(/^[\s:·.,-]+/, ""); drop = 0; }
+      if (left >= len) { left -= len; continue; }
+      if (cut) {
+        node.textContent = node.textContent.slice(left).replace(/^[\s:·.,-]+/, "");
+        cut = false;
+        left = 0;
+        if (!node.textContent) continue;
+      }
       out.push(node);
     }
     if (!out.length) return nodes;
