@@ -162,15 +162,17 @@
     document.querySelectorAll(".atlas-matrix-wrap").forEach(function (wrap) {
       fitMatrix(wrap);
       // The first release of the first row's feature at the left edge, beside the sticky feature
-      // column, and as far right as that allows: its first release and, where they fit, the
-      // newest both show (the newest end alone hid FlexAttention's 2.5 under the column).
+      // column, where the newest then shows too (the newest end alone hid FlexAttention's 2.5
+      // under the column); else the newest end, the release readers come for.
       const first = wrap.querySelector("tbody tr td.atlas-cell a, tbody tr td.atlas-cell:not(:empty)");
       const sticky = wrap.querySelector("thead th:nth-child(2)");
       if (!first || !sticky) { wrap.scrollLeft = wrap.scrollWidth; return; }
       narrowTo(wrap, first.closest("td"));
       const origin = wrap.querySelector("table").getBoundingClientRect().left;
       const at = first.closest("td").getBoundingClientRect().left - origin;
-      wrap.scrollLeft = Math.max(0, at - (sticky.getBoundingClientRect().left - origin));
+      const left = Math.max(0, at - (sticky.getBoundingClientRect().left - origin));
+      // Where the span does not fit (a phone; a backend's many features), the newest end.
+      wrap.scrollLeft = left + wrap.clientWidth >= wrap.scrollWidth - 1 ? left : wrap.scrollWidth;
     });
   }
   window.addEventListener("resize", function () { document.querySelectorAll(".atlas-matrix-wrap").forEach(fitMatrix); });
