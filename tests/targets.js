@@ -11,8 +11,16 @@
     const s = getComputedStyle(e);
     if (s.visibility === "hidden" || s.display === "none") return false;
     const r = e.getBoundingClientRect();
-    return r.width > 0 && r.height > 0 && e.checkVisibility({ opacityProperty: true, visibilityProperty: true });
+    return r.width > 0 && r.height > 0 && e.checkVisibility({ opacityProperty: true, visibilityProperty: true }) && !clipped(e, r);
   });
+  /* Scrolled out of its sideways box, or under the box's sticky first column: not a target now. */
+  function clipped(e, r) {
+    const box = e.closest(".atlas-matrix-wrap, .md-typeset__scrollwrap");
+    if (!box || e.closest("th.atlas-feature-col, thead")) return false;
+    const b = box.getBoundingClientRect(), sticky = box.querySelector("tbody th");
+    const from = sticky ? sticky.getBoundingClientRect().right : b.left, x = (r.left + r.right) / 2;
+    return x < from || x > b.right;
+  }
   const rects = all.map(function (e) { return e.getBoundingClientRect(); });
   const small = rects.map(function (r) { return r.width < 24 - 0.01 || r.height < 24 - 0.01; });
   function inline(e) {
