@@ -19,11 +19,15 @@ DATA_FILE = "assets/atlas-data.js"
 def data() -> dict:
     """The values the scripts read (`window.atlasData`): paths relative to the site root."""
     return {
+        "breaking": urls.section_anchor("bc-breaking"),  # its areas stay open on a phone (atlas-page.js)
         "search": {
             "names": search.NAMES + "/",
             "pagefind": search.BUNDLE + "/pagefind.js",
             "shards": search.SHARDS,
             "page": urls.SEARCH,
+            "symptoms": search.NAMES + "/" + search.SYMPTOMS,
+            "pr": urls.PR,  # "{}" stands for the number
+            "issue": urls.ISSUE,
         },
     }
 

@@ -14,6 +14,7 @@ import zlib
 from .badges import TIER_COLOURS
 
 WIDTH, HEIGHT = 1200, 630
+TIERS = ("api-unstable", "api-stable", "deprecated")  # the words releases use since 2.8, drawn as written
 BACKGROUND = "#262626"
 ACCENT = "#ff7043"  # Material's deep orange, the site's primary colour
 TEXT = "#ffffff"
@@ -111,7 +112,7 @@ def text_width(text: str, scale: int) -> int:
 
 @functools.cache
 def png() -> bytes:
-    """The site card: the site's name, what it answers, and the three maturity tiers. Drawn
+    """The site card: the site's name, what it answers, and the tier words releases use since 2.8. Drawn
     once per process: it depends on nothing in the content, and live preview asks on every save."""
     c = _Canvas(WIDTH, HEIGHT, BACKGROUND)
     c.rect(0, 0, WIDTH, 16, ACCENT)
@@ -120,7 +121,8 @@ def png() -> bytes:
     c.text(84, 320, "WHAT EVERY PYTORCH 2.X RELEASE CHANGED", 4, MUTED)
     c.text(84, 370, "BY RELEASE · BY FEATURE · BY BACKEND", 4, MUTED)
     x = 80
-    for tier, name in (("prototype", "PROTOTYPE"), ("beta", "BETA"), ("stable", "STABLE")):
+    for tier in TIERS:
+        name = tier.upper()
         bg, fg = TIER_COLOURS[tier]
         w = text_width(name, 4) + 44
         c.rect(x, 470, w, 72, bg)

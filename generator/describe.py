@@ -173,7 +173,13 @@ def page_meta(site: Site, page, base: str) -> PageMeta:
     return PageMeta(page.description, url, kind, base + urls.CARD, title or SITE_NAME, block, menu)
 
 
+QUERY_PAGES = ("/" + urls.UPGRADE, "/" + urls.COMPARE)
+
+
 def head_fields(meta: PageMeta) -> str:
     """Front-matter lines for the theme override's Open Graph tags (JSON strings are YAML)."""
-    fields = {"og_url": meta.url, "og_type": meta.type, "og_image": meta.image}
+    # A page whose answer is in its query (/upgrade/?from=…&to=…) names no og:url: a preview
+    # then keeps the address shared, where the page's own URL would show another range.
+    shared = meta.url if not meta.url.endswith(QUERY_PAGES) else ""
+    fields = {"og_url": shared, "og_type": meta.type, "og_image": meta.image}
     return "".join(f"{k}: {json.dumps(v)}\n" for k, v in fields.items())

@@ -557,6 +557,11 @@ def _collected(doc: Document | tuple[Document, ...], what: str, key, make, probl
     return value
 
 
+def _listed(value) -> tuple:
+    """A field that takes one value or a list of them, as a tuple."""
+    return (value,) if isinstance(value, str) else tuple(value)
+
+
 def _change(doc: Document, i: int, raw: dict, ids: dict, problems: list[Problem]) -> Change:
     override = raw.get("backends")
     checked = override if override and ids["backend"] is not None else ()
@@ -581,6 +586,7 @@ def _change(doc: Document, i: int, raw: dict, ids: dict, problems: list[Problem]
         features=tuple(raw.get("features", ())),
         issues=tuple(raw.get("issues", ())),
         workaround=raw.get("workaround"),
+        symptom=_listed(raw.get("symptom", ())),
         anchors=tuple(raw.get("anchors", ())),
     )
 

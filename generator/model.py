@@ -258,11 +258,23 @@ class Change:
     features: tuple[str, ...] = ()  # hand-written: feature ids it belongs to
     issues: tuple[int, ...] = ()  # pytorch/pytorch issues the notes link (a tracked regression's report)
     workaround: str | None = None  # hand-written, for tracked regressions: how to avoid the problem
+    symptom: tuple[str, ...] = ()  # hand-written: the exact error/warning texts it makes a reader see
     anchors: tuple[str, ...] = ()  # hand-written: its former anchors (record lines before an edit,
     # changes merged into it), kept on it as alias ids so published links still land on it
 
 
-HAND_WRITTEN = ("note", "workaround", "backends", "kind", "restore", "removal", "carried_out", "features", "anchors")
+HAND_WRITTEN = (
+    "note",
+    "workaround",
+    "backends",
+    "kind",
+    "restore",
+    "removal",
+    "carried_out",
+    "features",
+    "symptom",
+    "anchors",
+)
 """A change's hand-written fields as content/changes/X.Y.yaml spells them (`backends` is
 Change.backends_override): what a re-import of the notes keeps, and the changes schema marks
 "Hand-written"."""

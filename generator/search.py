@@ -39,6 +39,7 @@ from .model import SECTION_TITLES, SECTIONS, Site
 from .pages import ROOT, pages
 
 NAMES, BUNDLE = search_child.NAMES, search_child.BUNDLE
+SYMPTOMS = "symptoms.json"  # in NAMES/: every change's error and warning texts (`symptoms`)
 UNUSED = search_child.UNUSED
 MAX_HITS = 6  # names a key may point to; more would push the full-text results off screen
 
@@ -75,6 +76,35 @@ def normalise(query: str) -> str:
     out = " ".join(query.lower().split()).strip("`'\" ")
     out = out.removesuffix("()").lstrip("#").strip()
     return re.sub(r"^(?:pr|pull|pull request) ?#? ?(?=[0-9]+$)", "", out)  # "PR #158249" is 158249
+
+
+NUMBER = re.compile(r"[0-9]+")  # a normalised query that is a PR or issue number ("#158249" is 158249)
+VERSION = re.compile(r"v?[0-9]+(?:\.[0-9]+){1,3}")  # a release, a patch, a CUDA or Python version
+
+
+def query_kind(key: str) -> str:
+    """What a normalised query is (atlas-rules.js `queryKind` says the same): "number" (a PR or
+    issue number, found exactly or not at all: never by a prefix), "version" (found as written:
+    13.2.2 is not 13.2 nor #1322xx), else "text"."""
+    if NUMBER.fullmatch(key):
+        return "number"
+    return "version" if VERSION.fullmatch(key) else "text"
+
+
+def message_key(text: str) -> str:
+    """An error or warning text as symptoms are compared (atlas-rules.js `messageKey`): lower
+    case, single spaces, without surrounding quotes or backticks."""
+    return " ".join(text.lower().split()).strip("`'\" ")
+
+
+def symptom_matches(symptom: str, pasted: str) -> bool:
+    """Does a pasted text show this symptom (atlas-rules.js `symptomMatches`): the whole message
+    is in the paste (a traceback holds it), or the paste is a part of the message of at least
+    three words and 12 characters (a reader types what they remember of it)."""
+    message, paste = message_key(symptom), message_key(pasted)
+    if not message or not paste:
+        return False
+    return message in paste or (len(paste) >= 12 and paste.count(" ") >= 2 and paste in message)
 
 
 SHARDS = 1024  # names files; a search fetches one (about 1 kB at 1x, 12 kB at 10x)
@@ -152,8 +182,8 @@ def names(site: Site, pages: dict[str, tuple[str, str]]) -> dict[str, list[list[
     nodes = [family.node for family in site.families] + list(site.content.catalogue)
     for node in nodes:  # families first: "torch.compile" is the family, not a member
         add(_feature_names(node), urls.feature(node.id))
-    for feature in site.features:
-        add([feature.title], urls.feature(feature.id))
+    for feature in site.features:  # each title a release announced it under ("Modern NCCL Backend")
+        add([feature.title, *(entry.title for entry in feature.entries)], urls.feature(feature.id))
     for tier in site.content.tiers:
         url = urls.at(urls.TIERS, tier.id)
         meta[url] = (f"{tier.name} tier", _short(plain(tier.description)))
@@ -169,6 +199,13 @@ def _release_names(site: Site, add, meta: dict) -> None:
     list ("2.9 deprecations", "bug fixes in 2.9")."""
     for release in reversed(site.releases):
         v = release.version
+        for patch in release.patches:  # 2.14.1: its row in the release's patch table, then the release
+            url = urls.at(urls.release(v), urls.patch_anchor(patch.version))
+            meta[url] = (
+                f"PyTorch {patch.version} · patch release of {v}",
+                _short(plain(patch.summary or f"Released {patch.date}.")),
+            )
+            add(_version_names(patch.version)[:3], url)
         add(_version_names(v) + [p.version for p in release.patches], urls.release(v))
         upgrading = urls.at(urls.release(v), urls.UPGRADING)
         meta[upgrading] = (f"PyTorch {v} · Upgrading from {release.previous}", meta[urls.release(v)][1])
@@ -192,6 +229,10 @@ def _change_names(site: Site, add, meta: dict) -> None:
                 url = urls.at(urls.release(release.version), urls.pr_anchor(pr))
                 meta[url] = (f"PyTorch {release.version} · PR #{pr}", _short(plain(change.change.text)))
                 add([str(pr)], url)
+            for number in change.change.issues:  # a tracked regression's report
+                url = urls.at(urls.release(release.version), change.anchor)
+                meta[url] = (f"PyTorch {release.version} · issue #{number}", _short(plain(change.change.text)))
+                add([str(number)], url)
             for name in change.symbols:
                 if ENV_VAR.fullmatch(name):
                     variables.setdefault(name, []).append((not change.group, release, change))
@@ -232,7 +273,11 @@ def _symbol_names(site: Site, add, meta: dict) -> None:
             if len(announced) == 1:
                 add(keys, urls.feature(announced.pop()))
             url = urls.at(urls.symbol_page(page), urls.symbol_anchor(symbol.name))
-            meta[url] = (symbol.name, f"API symbol: {len(symbol.uses)} changes and feature entries name it")
+            uses = len(symbol.uses)
+            meta[url] = (
+                symbol.name,
+                f"API symbol named by {uses} {'change or entry' if uses == 1 else 'changes and entries'}.",
+            )
             add(keys, url)
             pieces = symbol.name.split(".")
             for i in range(1, len(pieces)):  # attention.flex_attention, flex_attention
@@ -243,6 +288,31 @@ def _symbol_names(site: Site, add, meta: dict) -> None:
         if len(targets) == 1 or "." in part or "_" in part.strip("_"):
             for target in targets:
                 add([part], target)
+
+
+def symptoms(site: Site) -> list[dict[str, str]]:
+    """Every change's error and warning texts (`symptom:`), for a search or an upgrade guide's
+    paste box to name the change that causes a pasted message, whatever range is chosen: the
+    message, its `message_key`, the change's anchor, title and what to do. Newest release first."""
+    out = []
+    for release in reversed(site.releases):
+        for change in _changes(site, release):
+            what = change.change.note or change.change.workaround or ""
+            if change.change.restore:
+                what += f" Old behaviour back: {change.change.restore}"
+            for message in change.change.symptom:
+                out.append(
+                    {
+                        "key": message_key(message),
+                        "message": message,
+                        "url": urls.at(urls.release(release.version), change.anchor),
+                        "title": f"PyTorch {release.version} · {SECTION_TITLES[change.change.section]}"
+                        + (f" · {change.change.area}" if change.change.area else ""),
+                        "line": plain(change.change.text),
+                        "todo": _short(plain(what), 320),
+                    }
+                )
+    return out
 
 
 def _short(line: str, limit: int = 140) -> str:
@@ -281,6 +351,7 @@ def records(site: Site, pages: dict[str, tuple[str, str]]) -> list[tuple[str, st
                     prs = " ".join(f"#{pr}" for pr in change.change.prs if str(pr) not in line)
                     weight = ' data-pagefind-weight="2"' if change.group else ""  # asks something of an upgrade
                     body = f"<p{weight}>{_e(line)}</p><p>{_e(prs)}</p>"
+                    body += "".join(f'<p data-pagefind-weight="4">{_e(m)}</p>' for m in change.change.symptom)
                     filters = {
                         "release": [release.version],
                         "section": [section_title],
@@ -406,7 +477,8 @@ def _send(site: Site, stdin) -> bool:
         "names": {
             f"{name}.json": json.dumps(part, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
             for name, part in shards.items()
-        },
+        }
+        | {SYMPTOMS: json.dumps(symptoms(site), ensure_ascii=False, sort_keys=True, separators=(",", ":"))},
         "records": [page for _, page in records(site, pages)],
     }
     with contextlib.suppress(BrokenPipeError):  # the child died at once: finish() says why

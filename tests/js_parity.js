@@ -1,7 +1,8 @@
 /* Runs the browser's rules (templates/assets/atlas-rules.js) on inputs from tests/test_js_parity.py.
    stdin: {"normalise": [query...], "shard": [[key, count]...], "plain": [text...],
            "tokens": [paste...], "matches": [[symbols, paste]...], "env": [paste...],
-           "answers": {"data": envpaste.view, "cases": [[paste, target]...]}}
+           "answers": {"data": envpaste.view, "cases": [[paste, target]...]}, "kind": [key...],
+           "symptom": [[symptom, paste]...]}
    stdout: the same keys, each with the outputs in order (token sets as sorted arrays). */
 "use strict";
 const rules = require(process.argv[2]);
@@ -15,4 +16,6 @@ process.stdout.write(JSON.stringify({
   matches: input.matches.map(([symbols, paste]) => rules.usesAny(symbols, rules.pastedTokens(paste))),
   env: input.env.map((paste) => rules.readEnv(paste)),
   answers: input.answers.cases.map(([paste, target]) => rules.envAnswers(rules.readEnv(paste), input.answers.data, target)),
+  kind: input.kind.map((q) => rules.queryKind(q)),
+  symptom: input.symptom.map(([symptom, paste]) => rules.symptomMatches(symptom, paste)),
 }));

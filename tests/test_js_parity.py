@@ -160,6 +160,14 @@ def cases() -> dict:
         "env": HOSTILE + ENV_LINES + envs,
         "answers": {"data": env_data, "cases": [[p, t] for p in ENV_LINES + envs for t in targets]},
     }
+    messages = [
+        m for c in changes for m in ([c["symptom"]] if isinstance(c.get("symptom"), str) else c.get("symptom", []))
+    ]
+    payload["kind"] = keys + ["13.2.2", "v2.14.1", "2.14.1.2.3", "1.", "196351", "2.8"]
+    payload["symptom"] = [
+        [m, p] for m in messages for p in [m, m.upper(), f"Traceback:\n  x\n{m}\n", m[3:20], m[:11], "torch"]
+    ]
+    payload["symptom"] += [[m, p] for m in HOSTILE[:40] for p in HOSTILE[:40:3]]
     python = {
         "normalise": [search.normalise(q) for q in payload["normalise"]],
         "shard": [search.shard(k) for k, _ in payload["shard"]],
@@ -168,11 +176,15 @@ def cases() -> dict:
         "matches": [symbols.matches(tuple(s), symbols.tokens(p)) for s, p in payload["matches"]],
         "env": [envpaste.read(p) for p in payload["env"]],
         "answers": [envpaste.answers(envpaste.read(p), env_data, t) for p, t in payload["answers"]["cases"]],
+        "kind": [search.query_kind(k) for k in payload["kind"]],
+        "symptom": [search.symptom_matches(m, p) for m, p in payload["symptom"]],
     }
     return {"input": payload, "python": python, "node": _node(payload)}
 
 
-@pytest.mark.parametrize("rule", ["normalise", "shard", "plain", "tokens", "matches", "env", "answers"])
+@pytest.mark.parametrize(
+    "rule", ["normalise", "shard", "plain", "tokens", "matches", "env", "answers", "kind", "symptom"]
+)
 def test_javascript_gives_the_python_answer(cases, rule):
     inputs, python, node = cases["input"][rule], cases["python"][rule], cases["node"][rule]
     if rule == "answers":
@@ -199,6 +211,8 @@ def test_the_inputs_reach_every_branch(cases):
     assert {(a["topic"], a["ok"]) for a in answered} >= {
         (t, ok) for t in ("python", "cuda", "rocm", "gpu") for ok in (True, False)
     }
+    assert {"number", "version", "text"} <= set(python["kind"])
+    assert True in python["symptom"] and False in python["symptom"]
 
 
 def test_the_browser_reads_the_number_of_names_files_the_build_wrote():

@@ -14,6 +14,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import jsonschema
+import yaml
 
 from generator import card, cite, manifest, urls
 from generator.badges import TIER_COLOURS
@@ -71,8 +72,13 @@ def test_every_page_head_has_specific_absolute_link_preview_tags(real_build):
         pages += 1
         rel = path.parent.relative_to(real_site).as_posix()
         page_url = base + ("" if rel == "." else rel + "/")
-        missing = [k for k in REQUIRED if not h.meta.get(k)]
+        query_page = rel + "/" in (urls.UPGRADE, urls.COMPARE)  # its answer is in its query
+        missing = [k for k in REQUIRED if not h.meta.get(k) and not (query_page and k == "og:url")]
         assert not missing, f"{rel}: no {missing}"
+        if query_page:  # a shared /upgrade/?from=…&to=… previews as that range, not the bare page
+            assert "og:url" not in h.meta, rel
+            pages -= 1  # counted with the pages that name their own URL only
+            continue
         assert h.meta["og:url"] == page_url, rel
         assert h.meta["og:image"] == base + urls.CARD
         assert (real_site / urls.CARD).is_file()
@@ -194,6 +200,15 @@ def test_a_promoted_feature_badge_changes_after_a_rebuild(content_copy: Path, tm
     root = ET.fromstring(after)
     assert root.findall(f"{SVG}rect")[1].get("fill") == TIER_COLOURS["api-stable"][0]
     assert overall.read_bytes() == before_overall  # the feature's own standing did not move
+
+
+def test_the_site_card_shows_the_tier_words_releases_use_now():
+    """The card's tiers are of the newest vocabulary (API-Unstable / API-Stable since 2.8), or
+    apply to every vocabulary (Deprecated): not the Prototype / Beta / Stable of 2.0-2.7."""
+    data = yaml.safe_load((ROOT / "content" / "tiers.yaml").read_text(encoding="utf-8"))
+    newest = max(data["vocabularies"], key=lambda v: tuple(map(int, v["from"].split("."))))["id"]
+    vocabulary = {t["id"]: t.get("vocabulary") for t in data["tiers"]}
+    assert card.TIERS and all(vocabulary[t] in (newest, "all") for t in card.TIERS), card.TIERS
 
 
 def test_the_site_card_is_a_1200_by_630_png():

@@ -12,7 +12,7 @@ import re
 import pytest
 import yaml
 
-from tests.browser import SEARCH_QUERIES, new_page, query_ranks, search, watch_page
+from tests.browser import SEARCH_QUERIES, new_page, query_ranks, result_paths, search, watch_page
 from tests.conftest import SUB_PATH
 
 pytestmark = pytest.mark.browser
@@ -86,7 +86,8 @@ def test_the_results_page_lists_every_hit_and_sorts_them_by_release(browser, atl
         assert releases == sorted(releases, key=lambda v: tuple(map(int, v.split("."))), reverse=True)
         page.goto(atlas + "search/?q=torch.nn.attention.flex_attention")
         page.wait_for_function("document.querySelector('.atlas-search-page .atlas-search__results').dataset.query")
-        assert page.locator(".atlas-search__exact").inner_text().startswith("No exact match")
+        said = page.locator(".atlas-search__exact").inner_text()
+        assert said == "No page is named “torch.nn.attention.flex_attention”; these pages mention it.", said
         assert watch.errors() == []
 
 
@@ -142,3 +143,70 @@ def test_the_results_page_lists_every_hit_it_counts(browser, atlas, width, schem
         assert page.evaluate("document.documentElement.scrollWidth") <= width
     finally:
         context.close()
+
+
+def _status(page) -> str:
+    return page.locator(".atlas-search__status").first.inner_text()
+
+
+def test_numbers_match_exactly_and_a_missing_one_says_so(browser, atlas):
+    """Issue 36: a PR number the Atlas lacks finds nothing by prefix (#196351 found #136185), says
+    so and links to GitHub; a version finds only pages writing it whole (13.2.2 found #1322xx)."""
+    with new_page(browser) as page:
+        page.goto(atlas)
+        assert search(page, "#196351").count() == 0
+        status = _status(page)
+        assert "#196351 is not in the Atlas's change lists" in status
+        assert page.locator(".atlas-search__status a").first.get_attribute("href").endswith("/pull/196351")
+        hits = search(page, "13.2.2")
+        texts = hits.evaluate_all("as => as.map(a => a.textContent)")
+        assert all("13.2.2" in t for t in texts), texts
+        assert result_paths(search(page, "2.14.1"), atlas)[0] == "releases/2.14/#v2-14-1"
+
+
+def test_labels_tell_the_truth(browser, atlas):
+    """ "no exact match" only where no hit holds the query as written; an unknown name is called
+    unknown; a query no page holds every word of gets partial matches, marked as such."""
+    with new_page(browser) as page:
+        page.goto(atlas)
+        for query in ("use_cuda", "dynamic_axes", "MPS FlexAttention"):
+            search(page, query)
+            assert "no exact match" not in _status(page), query
+        search(page, "sdpa_kernel")
+        assert "the Atlas has no change naming “sdpa_kernel”" in _status(page)
+        hits = search(page, "torch.cat empty")
+        assert "no page holds every word" in _status(page)
+        assert hits.count() > 0
+        search(page, "flexatention")
+        assert "no exact match" in _status(page)
+
+
+def test_a_pasted_error_leads_to_its_cause_with_what_to_do(browser, atlas):
+    """The message of a change's `symptom:`, typed or pasted as a traceback: the change first,
+    said so, with what to do; in the upgrade guide's paste box too, whatever range is chosen."""
+    message = "TypeError: profile.__init__() got an unexpected keyword argument 'use_cuda'"
+    with new_page(browser) as page:
+        page.goto(atlas)
+        hits = search(page, message)
+        assert hits.first.get_attribute("href").endswith("releases/2.14/#c-c820809d")
+        assert "causes this message" in _status(page)
+        assert "activities" in hits.first.inner_text()  # what to do, from the change's note
+        page.goto(atlas + "upgrade/?from=2.5&to=2.6")
+        page.fill("#atlas-upgrade textarea[name=code]", 'Traceback (most recent call last):\n  File "t.py"\n' + message)
+        cause = page.locator(".atlas-upgrade-cause a").first
+        cause.wait_for()
+        assert cause.get_attribute("href").endswith("releases/2.14/#c-c820809d")
+
+
+def test_snippets_do_not_repeat_the_title_and_end_at_a_word(browser, atlas):
+    """The hit's line does not open with the title shown above it (a page's description and
+    record begin with it), and a line cut short ends with "…", not mid-sentence."""
+    with new_page(browser) as page:
+        page.goto(atlas)
+        for query in ("Modern NCCL Backend", "safetensors", "FlexAttention on MPS", "torch.compile", "use_cuda"):
+            hits = search(page, query)
+            for i in range(min(hits.count(), 5)):
+                title = hits.nth(i).locator(".atlas-search__title").inner_text().strip()
+                line = hits.nth(i).locator(".atlas-search__line").inner_text().strip()
+                assert line and not line.lower().startswith(title.lower()), (query, title, line)
+                assert re.search(r"[.!?…)'\"”]$", line), (query, line)  # a sentence's end, or the record's

@@ -16,7 +16,7 @@
       for (const [key, title] of steps) {
         const items = groups[key];
         const section = el("section", { class: "atlas-compare-group", "data-group": key });
-        section.append(el("h2", { id: "compare-" + key }, title + " (" + items.length + ")"));
+        section.append(q.heading("compare-" + key, title + " (" + items.length + ")"));
         const list = el("ul");
         for (const it of items) {
           const li = el("li", { "data-release": it.release });

@@ -54,6 +54,16 @@
       history.replaceState(history.state, "", url);
       load();
     });
+    // The page's headings as built, kept by id: a result reuses the element (`heading`), so the
+    // table of contents, which Material maps to these elements on load, follows the reader
+    // (new elements left it measuring detached ones: every entry "passed", the last one lit).
+    const headings = new Map(Array.from(out.querySelectorAll("h2[id]")).map(function (h) { return [h.id, h]; }));
+    function heading(id, text) {
+      const h = headings.get(id) || el("h2", { id: id });
+      headings.set(id, h);
+      h.textContent = text;
+      return h;
+    }
     if (params.get("from") || params.get("to")) load();
 
     async function load() {
@@ -81,7 +91,7 @@
       out.replaceChildren();
       const site = new URL(form.dataset.site, location.href);
       const label = backend ? form.elements.backend.selectedOptions[0].textContent : "";
-      run({ form: form, out: out, from: from, to: to, backend: backend, backendName: label, range: range,
+      run({ form: form, out: out, heading: heading, from: from, to: to, backend: backend, backendName: label, range: range,
         releases: releases, href: function (path) { return new URL(path, site).href; } });
     }
     return form;
@@ -135,10 +145,34 @@
     }
   }
 
+  /* Release columns narrowed (down to 4/5 of their width, which still holds a tier's name) so
+     that the columns from `cell`'s release to the newest fit beside the feature column. */
+  function narrowTo(wrap, cell) {
+    const table = wrap.querySelector("table"), heads = wrap.querySelectorAll("thead th");
+    if (heads.length < 3) return;
+    const origin = table.getBoundingClientRect();
+    const sticky = heads[1].getBoundingClientRect().left - origin.left;
+    const column = heads[1].getBoundingClientRect().width;
+    const span = (origin.right - cell.getBoundingClientRect().left) / column;  // columns to show
+    const fits = (wrap.clientWidth - sticky - 4) / span;
+    if (fits < column && fits >= 0.8 * column) table.style.width = sticky + fits * (heads.length - 1) + "px";
+  }
+
   function initMatrices() {
     document.querySelectorAll(".atlas-matrix-wrap").forEach(function (wrap) {
       fitMatrix(wrap);
-      wrap.scrollLeft = wrap.scrollWidth;  // the newest end: the release readers come for
+      // The first release of the first row's feature at the left edge, beside the sticky feature
+      // column, where the newest then shows too (the newest end alone hid FlexAttention's 2.5
+      // under the column); else the newest end, the release readers come for.
+      const first = wrap.querySelector("tbody tr td.atlas-cell a, tbody tr td.atlas-cell:not(:empty)");
+      const sticky = wrap.querySelector("thead th:nth-child(2)");
+      if (!first || !sticky) { wrap.scrollLeft = wrap.scrollWidth; return; }
+      narrowTo(wrap, first.closest("td"));
+      const origin = wrap.querySelector("table").getBoundingClientRect().left;
+      const at = first.closest("td").getBoundingClientRect().left - origin;
+      const left = Math.max(0, at - (sticky.getBoundingClientRect().left - origin));
+      // Where the span does not fit (a phone; a backend's many features), the newest end.
+      wrap.scrollLeft = left + wrap.clientWidth >= wrap.scrollWidth - 1 ? left : wrap.scrollWidth;
     });
   }
   window.addEventListener("resize", function () { document.querySelectorAll(".atlas-matrix-wrap").forEach(fitMatrix); });
@@ -191,11 +225,30 @@
     }
   }
 
+  const BREAKING = (window.atlasData || {}).breaking;
+
+  /* An area of the breaking changes: the section heading (h3) before it is theirs. */
+  function breaking(details) {
+    let node = details.previousElementSibling;
+    while (node && node.tagName !== "H3") node = node.previousElementSibling;
+    return !!node && node.id === BREAKING;
+  }
+
   function initFolds() {
-    if (SMALL.matches) document.querySelectorAll("details.atlas-area[open]").forEach(function (d) { d.open = false; });
+    // Breaking changes stay open: a reader upgrading reads them all, not one tap per area.
+    if (SMALL.matches) document.querySelectorAll("details.atlas-area[open]").forEach(function (d) { if (!breaking(d)) d.open = false; });
     openTarget();
   }
   window.addEventListener("hashchange", openTarget);
 
-  atlas.onPage(function () { initScrollwraps(); initMatrices(); initJumpMenu(); initFolds(); });
+  /* A page whose answer is in its query (/upgrade/?from=…&to=…, /compare/): its canonical link
+     keeps the query, so what is shared from the page is that range (the build names no og:url
+     for these pages, generator.describe.QUERY_PAGES). */
+  function keepQuery() {
+    if (!location.search || !document.querySelector("#atlas-upgrade, #atlas-compare")) return;
+    const link = document.querySelector("link[rel=canonical]");
+    if (link) link.href = location.href.split("#")[0];
+  }
+
+  atlas.onPage(function () { keepQuery(); initScrollwraps(); initMatrices(); initJumpMenu(); initFolds(); });
 })();

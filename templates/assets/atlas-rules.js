@@ -6,6 +6,9 @@
      plain         generator/search.py plain: a record line as the words a reader sees
      pastedTokens  generator/symbols.py tokens: what pasted code uses
      usesAny       generator/symbols.py matches: does a change name something the paste uses
+     queryKind     generator/search.py query_kind: a number, a version or text
+     messageKey, symptomMatches   generator/search.py message_key, symptom_matches: does a
+                   pasted message or traceback show a change's error text
 
      readEnv       generator/envpaste.py read: what a pasted environment says
      envAnswers    generator/envpaste.py answers: what the compatibility data answers for it
@@ -32,6 +35,26 @@
     if (out.endsWith("()")) out = out.slice(0, -2);
     out = out.replace(/^#+/, "").replace(/^ +| +$/g, "");
     return out.replace(/^(?:pr|pull|pull request) ?#? ?(?=[0-9]+$)/, "");  // "PR #158249" is 158249
+  }
+
+  /* What a normalised query is: "number" (a PR or issue number: found exactly or not at all),
+     "version" (found as written), else "text". */
+  function queryKind(key) {
+    if (/^[0-9]+$/.test(key)) return "number";
+    return /^v?[0-9]+(?:\.[0-9]+){1,3}$/.test(key) ? "version" : "text";
+  }
+
+  /* An error or warning text as symptoms are compared. */
+  function messageKey(text) {
+    return words(text.toLowerCase()).replace(/^[`'" ]+|[`'" ]+$/g, "");
+  }
+
+  /* Does a pasted text show this symptom: the whole message is in the paste, or the paste is a
+     part of the message of three words and 12 characters (counted as Python counts, by code point). */
+  function symptomMatches(symptom, pasted) {
+    const message = messageKey(symptom), paste = messageKey(pasted);
+    if (!message || !paste) return false;
+    return paste.includes(message) || (Array.from(paste).length >= 12 && paste.split(" ").length >= 3 && message.includes(paste));
   }
 
   /* FNV-1a (32 bit) of the UTF-8 bytes, modulo the number of files the build wrote, in hex as
@@ -253,5 +276,6 @@
   return {
     normalise: normalise, shard: shard, plain: plain, pastedTokens: pastedTokens, usesAny: usesAny,
     concerns: concerns, collect: collect, readEnv: readEnv, envAnswers: envAnswers,
+    queryKind: queryKind, messageKey: messageKey, symptomMatches: symptomMatches,
   };
 })());

@@ -47,42 +47,112 @@
       }
       return shards.get(part).then(function (table) { return Object.prototype.hasOwnProperty.call(table, key) ? table[key] : []; });
     }
-    /* The query's hits: the exact matches (the names table; not consulted when a filter is set,
-       since its pages carry no release, backend or section), then the full-text results with
-       their data loaded for the first `limit` (the rest load with `more`). */
+    let symptomList = null;
+    /* The changes whose error or warning text (`symptom:`) the query shows: a pasted message or
+       traceback, or a part of one (generator/search.py symptoms). */
+    async function causes(q) {
+      symptomList = symptomList || fetch(new URL(DATA.symptoms, base)).then(function (r) { return r.ok ? r.json() : []; });
+      const list = await symptomList;
+      return list.filter(function (s) { return rules.symptomMatches(s.message, q); }).map(function (s) {
+        return { url: new URL(s.url, base).href, title: s.title, line: "Causes “" + s.message + "”. " + s.todo, exact: true, cause: true, path: s.url, message: s.message, todo: s.todo, text: s.line };
+      });
+    }
+    /* Pagefind's results for the words of a query no page holds all of: the pages holding all
+       but one word (each word left out in turn), or, failing that, the code-like names of a
+       pasted message one by one; a page found by more of these searches, and higher, first. */
+    async function partial(mod, q, filters) {
+      const words = Array.from(new Set(q.split(/\s+/).filter(Boolean)));
+      if (words.length < 2) return null;
+      let tries = words.length <= 6 ? words.map(function (_, i) { return words.filter(function (__, j) { return j !== i; }).join(" "); }) : [];
+      const named = Array.from(rules.pastedTokens(q)).filter(function (t) { return /[._]/.test(t.replace(/^_+/, "")) || /(Error|Warning)$/.test(t); });
+      for (let round = 0; round < 2; round++) {
+        const scores = new Map();
+        const found = await Promise.all(tries.map(function (t) { return mod.search(t, { filters: filters }); }));
+        found.forEach(function (f) {
+          const rare = 1 / Math.sqrt(f.results.length);  // a search few pages answer says more
+          f.results.slice(0, 30).forEach(function (r, rank) {
+            const seen = scores.get(r.id) || { result: r, score: 0 };
+            seen.score += rare / (rank + 2);
+            scores.set(r.id, seen);
+          });
+        });
+        if (scores.size) return { results: Array.from(scores.values()).sort(function (a, b) { return b.score - a.score; }).map(function (x) { return x.result; }) };
+        tries = named.slice(0, 8);
+      }
+      return null;
+    }
+    /* A full-text hit contains the query as written (a version "13.2.2" is not "13.2" or #1322xx). */
+    function holds(content, key) {
+      const at = content.toLowerCase().indexOf(key);
+      return at >= 0;
+    }
+    function versionIn(content, key) {
+      const escaped = key.replace(/[.]/g, "\\.");
+      return new RegExp("(^|[^0-9A-Za-z.])" + escaped + "(?![0-9A-Za-z]|\\.[0-9])").test(content.toLowerCase());
+    }
+    /* The query's hits: the changes whose error text it shows, the exact matches (the names
+       table; neither consulted when a filter is set, since their pages carry no release, backend
+       or section), then the full-text results with their data loaded for the first `limit` (the
+       rest load with `more`). A number is found exactly or not at all; a version only where it is
+       written whole; a query no page holds every word of gets the pages holding most of them
+       (`partial`). */
     async function search(q, filters, limit) {
       const filtered = Object.keys(filters).length > 0;
+      const key = rules.normalise(q), kind = rules.queryKind(key);
       const mod = await pf();
-      const [known, found] = await Promise.all([filtered ? [] : names(rules.normalise(q)), mod.search(q, { filters: filters })]);
-      const hits = known.map(function (h) { return { url: new URL(h[0], base).href, title: h[1], line: h[2], exact: true }; });
-      const seen = new Set(hits.map(function (h) { return h.url; }));
-      const results = found.results;
-      let next = 0, repeated = 0;
+      const [caused, known] = await Promise.all([filtered ? [] : causes(q), filtered ? [] : names(key)]);
+      let found = kind === "number" ? { results: [] } : await mod.search(q, { filters: filters });
+      let partly = false;
+      if (kind === "text" && !found.results.length) {
+        const most = await partial(mod, q, filters);
+        if (most) { found = most; partly = true; }
+      }
+      let results = found.results;
+      const preloaded = new Map();
+      if (kind === "version") {  // only the pages that write it whole; the first 100 Pagefind finds
+        const data = await Promise.all(results.slice(0, 100).map(function (r) { return r.data(); }));
+        results = results.slice(0, 100).filter(function (r, i) { preloaded.set(r, data[i]); return versionIn(data[i].content || "", key.replace(/^v/, "")); });
+      }
+      let named = [];
+      if (partly && !filtered) {  // the names its code-like words are (torch.cat of "torch.cat empty")
+        const tokens = Array.from(new Set(q.split(/\s+/).map(rules.normalise))).filter(function (t) { return /[._]/.test(t); });
+        named = (await Promise.all(tokens.slice(0, 8).map(names))).flat().map(function (h) { return { url: new URL(h[0], base).href, title: h[1], line: h[2], partial: true }; });
+      }
+      const hits = caused.concat(known.map(function (h) { return { url: new URL(h[0], base).href, title: h[1], line: h[2], exact: true }; }), named);
+      const seen = new Set();
+      const first = hits.filter(function (h) { if (seen.has(h.url)) return false; seen.add(h.url); return true; });
+      hits.length = 0;
+      hits.push.apply(hits, first);
+      let next = 0, repeated = 0, verbatim = false;
       async function more(count) {
         const batch = results.slice(next, next + count);
         next += batch.length;
-        const data = await Promise.all(batch.map(function (r) { return r.data(); }));
+        const data = await Promise.all(batch.map(function (r) { return preloaded.get(r) || r.data(); }));
         const out = [];
         for (const d of data) {
           const url = new URL(d.meta.url, base).href;
           if (seen.has(url)) { repeated += 1; continue; }
           seen.add(url);
-          out.push({ url: url, title: d.meta.title, excerpt: d.excerpt, release: ((d.filters || {}).release || [])[0] || "" });
+          const contains = holds(d.content || "", key);
+          verbatim = verbatim || contains;
+          out.push({ url: url, title: d.meta.title, excerpt: d.excerpt, content: d.content || "", release: ((d.filters || {}).release || [])[0] || "", partial: partly, verbatim: contains });
         }
         return out;
       }
       hits.push.apply(hits, await more(limit + hits.length));
       return {
-        filtered: filtered, exact: known.length > 0, hits: hits, more: more,
+        filtered: filtered, exact: known.length > 0, cause: caused.length > 0, hits: hits, more: more,
+        partial: partly, kind: kind, key: key,
+        verbatim: function () { return verbatim; },
         left: function () { return results.length - next; },
-        total: function () { return known.length + results.length - repeated; },
+        total: function () { return first.length + results.length - repeated; },
       };
     }
     async function filterValues() {
       filterCounts = filterCounts || (await pf()).filters();
       return filterCounts;
     }
-    return { search: search, filterValues: filterValues, warm: pf };
+    return { search: search, causes: causes, filterValues: filterValues, warm: pf };
   }
 
   /* ---- Drawing results ---- */
@@ -93,17 +163,78 @@
     });
   }
 
+  /* An excerpt's nodes without the title it may start with (a page's record opens with its
+     title, which the hit shows above it), ending at a word with "…" where Pagefind cut it. */
+  function trimmed(nodes, title, content) {
+    const text = nodes.map(function (n) { return n.textContent; }).join("");
+    const t = (title || "").trim().toLowerCase();
+    // The title, as often as the excerpt opens with it (a page's heading, then its description
+    // that starts with its name), and the punctuation after it.
+    let drop = 0;
+    for (let k = 0; k < 3 && t; k++) {
+      const rest = text.slice(drop), lead = rest.length - rest.replace(/^[\s:·.,-]+/, "").length;
+      if (!rest.slice(lead).toLowerCase().startsWith(t)) { drop += k ? lead : 0; break; }
+      drop += lead + t.length;
+    }
+    const out = [];
+    let left = drop, cut = drop > 0;
+    for (const node of nodes) {
+      const len = node.textContent.length;
+      if (left >= len) { left -= len; continue; }
+      if (cut) {
+        node.textContent = node.textContent.slice(left).replace(/^[\s:·.,-]+/, "");
+        cut = false;
+        left = 0;
+        if (!node.textContent) continue;
+      }
+      out.push(node);
+    }
+    if (!out.length) return nodes;
+    const last = out[out.length - 1], all = out.map(function (n) { return n.textContent; }).join("").trim();
+    const ends = content ? content.trim().endsWith(all.slice(-20)) : false;
+    if (!/[.!?…)]$/.test(all) && !ends) out.push(document.createTextNode(" …"));
+    if (last.nodeType === 3) last.textContent = last.textContent.replace(/\s+$/, "");
+    return out;
+  }
+
+  /* A page's description without the title it starts with ("nccl2 backend: API-Unstable …"). */
+  function untitled(text, title) {
+    const t = (title || "").trim().toLowerCase();
+    const rest = t && text.toLowerCase().startsWith(t) ? text.slice(t.length).replace(/^[\s:·.,-]+/, "") : "";
+    return rest || text;
+  }
+
   function hitItem(hit, rank) {
     const link = el("a", { href: hit.url, class: "atlas-search__hit" });
     link.append(el("span", { class: "atlas-search__title" }, hit.title));
     const line = el("span", { class: "atlas-search__line" });
-    hit.excerpt ? line.append.apply(line, excerptNodes(hit.excerpt)) : (line.textContent = hit.line || "");
+    hit.excerpt ? line.append.apply(line, trimmed(excerptNodes(hit.excerpt), hit.title, hit.content)) : (line.textContent = untitled(hit.line || "", hit.title));
     link.append(line);
     const item = el("li", { "data-rank": String(rank) });
     if (hit.release) item.dataset.release = hit.release;
     if (hit.exact) item.dataset.exact = "1";
+    if (hit.cause) item.dataset.cause = "1";
+    if (hit.partial) item.dataset.partial = "1";
     item.append(link);
     return item;
+  }
+
+  /* What the status line says beside the count: the query is a pasted error's cause, a number
+     the Atlas lacks, an unknown name, a query no page holds every word of, or one no page names
+     (said only when no hit holds it as written either). Returns [text, link or null]. */
+  function remark(found, q) {
+    if (found.cause) return ["the first result is the change that causes this message", null];
+    if (found.kind === "number" && !found.hits.length) {
+      const n = found.key;
+      return ["PR or issue #" + n + " is not in the Atlas's change lists", el("a", { href: DATA.pr.replace("{}", n) }, "#" + n + " on GitHub")];
+    }
+    if (found.filtered || found.exact) return ["", null];
+    if (found.kind === "version" && !found.hits.length) return ["no page of the Atlas writes " + found.key + " whole", null];
+    const name = /^(torch\.)?[a-z_][a-z0-9_]*(\.[a-z0-9_]+)*$/.test(found.key) && /[._]/.test(found.key);
+    if (!found.exact && !found.verbatim() && name) return ["the Atlas has no change naming “" + q.trim() + "”" + (found.hits.length ? "; these are near spellings" : ""), null];
+    if (found.partial) return ["no page holds every word; these hold most of them", null];
+    if (!found.exact && !found.verbatim() && found.hits.length) return ["no exact match", null];
+    return ["", null];
   }
 
   function countText(total) {
@@ -218,7 +349,9 @@
       list.replaceChildren.apply(list, hits.map(function (hit, i) { return hitItem(hit, i + 1); }));
       list.dataset.query = q;  // which query the list shows (the browser tests wait for it)
       status.textContent = total ? countText(total) + (total > hits.length ? ", the first " + hits.length + " shown" : "") : "No results";
-      if (total && !found.exact && !found.filtered) status.textContent += " · no exact match";
+      const [said, link] = remark(found, q);
+      if (said) status.append(" · " + said);
+      if (link) status.append(": ", link);
       all.hidden = total <= hits.length;
       all.href = resultsUrl(base, q, form);
       all.textContent = "All " + countText(total) + " →";
@@ -315,9 +448,14 @@
       list.replaceChildren.apply(list, sortHits(hits).map(function (h, i) { return hitItem(h, i + 1); }));
       list.dataset.query = q;  // every hit is listed (the browser tests wait for it)
       status.textContent = hits.length ? countText(hits.length) + " for “" + q + "”" : "No results for “" + q + "”";
-      if (!found.filtered && hits.length) {
+      exact.textContent = "";
+      const [said, link] = remark(found, q);
+      if (found.cause) exact.textContent = "The first result is the change that causes this message.";
+      else if (link) exact.replaceChildren(said[0].toUpperCase() + said.slice(1) + ": ", link);
+      else if (!found.filtered && hits.length) {
         exact.textContent = found.exact ? "The first " + (found.hits.filter(function (h) { return h.exact; }).length > 1 ? "results are pages" : "result is the page") + " named “" + q + "”."
-          : "No exact match: no page is named “" + q + "”; these pages mention it.";
+          : said === "no exact match" ? "No exact match: no page is named “" + q + "”, and none writes it as typed; these pages come closest."
+          : said ? said[0].toUpperCase() + said.slice(1) + "." : "No page is named “" + q + "”; these pages mention it.";
       }
     }
     fillFilters(form, eng);
@@ -329,6 +467,14 @@
     fromUrl(form, box);
     run();
   }
+
+  /* The changes whose error text a pasted message shows, for the upgrade guide's paste box
+     (whatever range it shows): [{url, title, text, message, todo}]. */
+  atlas.causes = function (text) {
+    const root = document.querySelector("[data-atlas-search-root]");
+    if (!root || !text.trim()) return Promise.resolve([]);
+    return engine(new URL(root.dataset.base, location.href)).causes(text);
+  };
 
   atlas.onPage(function () { initHeader(); initHome(); initResultsPage(); });
 })();

@@ -51,6 +51,27 @@
     return li;
   }
 
+  /* A pasted error or warning whose text a change gives (its `symptom:`): that change first,
+     with what to do, whatever the range (atlas.causes reads the whole Atlas's list). */
+  function causes(code, out) {
+    const box = el("div", { class: "atlas-upgrade-cause", "aria-live": "polite" });
+    out.append(box);
+    atlas.causes(code).then(function (found) {
+      if (!found.length) return;
+      box.append(el("p", { class: "atlas-compare-msg atlas-upgrade-headline" },
+        "Your paste shows the message of " + (found.length === 1 ? "this change:" : "these changes:")));
+      const list = el("ul");
+      for (const c of found) {
+        const li = el("li", { class: "atlas-upgrade-item" });
+        li.append(el("a", { href: c.url }, c.title + ": " + c.text));
+        li.append(el("br"), el("strong", {}, "Message: "), el("code", {}, c.message));
+        if (c.todo) { li.append(el("br"), el("strong", {}, "What to do: ")); li.append.apply(li, inline(c.todo)); }
+        list.append(li);
+      }
+      box.append(list);
+    });
+  }
+
   function initUpgrade() {
     const form = atlas.rangeForm("atlas-upgrade", "atlas-upgrade-result", function (q) {
       const steps = atlas.data(q.form, "steps", []), kinds = atlas.data(q.form, "kinds", {});
@@ -58,6 +79,7 @@
       const code = q.form.elements.code.value.trim();
       const tokens = code ? atlas.rules.pastedTokens(code) : null;
       const found = atlas.rules.collect(q.releases, steps, { backend: q.backend, tokens: tokens, labels: atlas.data(q.form, "labels", {}), everyBackend: everyBackend });
+      if (code) causes(code, q.out);
       const counts = steps.map(function (s) { return found.groups[s[0]].length + " " + s[1].toLowerCase(); }).join(" · ");
       // The answer first: what can break code (the build's BREAKING_GROUPS, data-breaking).
       const breaks = atlas.data(q.form, "breaking", []).reduce(function (n, k) { return n + (found.groups[k] || []).length; }, 0);
@@ -73,7 +95,7 @@
         // By release, then area (stable: the notes' order within an area).
         items.sort(function (a, b) { return q.range.indexOf(a.release) - q.range.indexOf(b.release) || (a.area || "").localeCompare(b.area || ""); });
         const section = el("section", { class: "atlas-compare-group", "data-group": key });
-        section.append(el("h2", { id: "upgrade-" + key }, title + " (" + items.length + ")"));
+        section.append(q.heading("upgrade-" + key, title + " (" + items.length + ")"));
         // The table of contents lists the steps (upgrade.md.j2): give each its count. Material
         // rewrites the links to absolute URLs, so match the anchor at the end.
         document.querySelectorAll('.md-nav--secondary a[href$="#upgrade-' + key + '"]').forEach(function (a) {
