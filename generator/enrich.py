@@ -159,6 +159,13 @@ def enrich(content: Content, parts: Parts | None = None) -> Site:
             (r.changes, backends, cited, rules),
             functools.partial(_views_of, r.changes, backends, cited, rules),
         )
+    patch_views = {
+        r.version: part(
+            ("patches", r.version), (r.patches, backends, rules), lambda r=r: _patch_views(r, backends, rules)
+        )
+        for r in releases
+    }
+    _mark_fixed(change_views, patch_views)
     views = tuple(change_views.values())
     ledger = part("ledger", (features, versions, views), lambda: _ledger(features, releases, change_views))
     feature_changes = part("feature_changes", (releases, views), lambda: _feature_changes(releases, change_views))
@@ -229,8 +236,8 @@ def enrich(content: Content, parts: Parts | None = None) -> Site:
         release_views={
             r.version: part(
                 ("release", r.version),
-                (r, content.vocabularies, tiers, backends, change_views[r.version]),
-                lambda r=r: _release_view(r, content, change_views[r.version]),
+                (r, content.vocabularies, tiers, backends, change_views[r.version], patch_views[r.version]),
+                lambda r=r: _release_view(r, content, change_views[r.version], patch_views[r.version]),
             )
             for r in releases
         },
@@ -267,7 +274,30 @@ def _tier_levels(tiers: tuple[Tier, ...], vocabularies: tuple[Vocabulary, ...]) 
     )
 
 
-def _release_view(release: Release, content: Content, changes: tuple[ChangeView, ...]) -> ReleaseView:
+def _patch_views(release: Release, backends: tuple[Backend, ...], rules: tuple[AreaRule, ...]) -> tuple:
+    """Each patch release of `release` with its fixes as change views: anchors of their own on the
+    release page (a patch's record lines are not the release notes'), backends and features."""
+    return tuple((p, _views_of(p.changes, backends, (), rules)) for p in release.patches)
+
+
+def _mark_fixed(change_views: dict, patch_views: dict) -> None:
+    """Give each known issue the patch release whose fixes link the same issue (its `fixed_in`)."""
+    fixed = {
+        n: p.version for pairs in patch_views.values() for p, views in pairs for v in views for n in v.change.issues
+    }
+    for version, views in change_views.items():
+        if any(v.group == "known-issues" and set(v.change.issues) & fixed.keys() for v in views):
+            change_views[version] = tuple(
+                replace(v, fixed_in=next(fixed[n] for n in v.change.issues if n in fixed))
+                if v.group == "known-issues" and set(v.change.issues) & fixed.keys()
+                else v
+                for v in views
+            )
+
+
+def _release_view(
+    release: Release, content: Content, changes: tuple[ChangeView, ...], patches: tuple = ()
+) -> ReleaseView:
     entries = release.entries
     return ReleaseView(
         release=release,
@@ -282,6 +312,7 @@ def _release_view(release: Release, content: Content, changes: tuple[ChangeView,
         sections=_sections(changes),
         upgrade=_upgrade(release, changes),
         known_issues=tuple(v for v in changes if v.group == "known-issues"),
+        patches=patches,
     )
 
 

@@ -391,7 +391,7 @@ def _build_release(doc, ids, tiers, vocabularies, changes) -> tuple[Release | No
         blog=d["links"].get("blog"),
         notes=d["links"]["notes"],
         compatibility=_compatibility(d.get("compatibility")),
-        patches=_patches(doc, version, problems),
+        patches=_patches(doc, version, ids, problems),
         entries=entries,
         changes=changes,
         source_file=f"releases/{Path(doc.path).name}",
@@ -471,14 +471,42 @@ def _compatibility(c: dict | None) -> Compatibility | None:
     )
 
 
-def _patches(doc, version: str, problems: list[Problem]) -> tuple[Patch, ...]:
-    patches = tuple(Patch(p["version"], p["date"], p.get("summary"), p["source"]) for p in doc.data.get("patches", ()))
-    for i, patch in enumerate(patches):
-        if not patch.version.startswith(version + "."):
+def _patches(doc, version: str, ids: dict, problems: list[Problem]) -> tuple[Patch, ...]:
+    """The release's patch releases, each with its fixes as change records on the release's page."""
+    patches = []
+    for i, raw in enumerate(doc.data.get("patches", ())):
+        if not raw["version"].startswith(version + "."):
             problems.append(
-                doc.problem(("patches", i, "version"), f"patch {patch.version} is not a patch of {version}")
+                doc.problem(("patches", i, "version"), f"patch {raw['version']} is not a patch of {version}")
             )
-    return patches
+        changes = tuple(
+            _patch_change(doc, (i, j), c, version, raw["version"], ids, problems)
+            for j, c in enumerate(raw.get("changes", ()))
+        )
+        patches.append(Patch(raw["version"], raw["date"], raw.get("summary"), raw["source"], changes))
+    return tuple(patches)
+
+
+def _patch_change(doc, at: tuple[int, int], raw: dict, version: str, patch: str, ids: dict, problems) -> Change:
+    """One fix of a patch release: a bug fix of `version` whose area is the patch notes' heading."""
+    where = ("patches", at[0], "changes", at[1])
+    for j, backend in enumerate(raw.get("backends", ())):
+        _check_id(doc, where + ("backends", j), "backend", backend, ids, problems)
+    for j, fid in enumerate(raw.get("features", ())):
+        if fid not in ids["feature"]:
+            problems.append(doc.problem(where + ("features", j), _unknown_feature(fid, ids["feature"])))
+    return Change(
+        release=version,
+        section="bug-fixes",
+        area=raw["heading"],
+        text=raw["text"],
+        prs=tuple(raw["prs"]),
+        note=raw.get("note"),
+        backends_override=tuple(raw["backends"]) if "backends" in raw else None,
+        features=tuple(raw.get("features", ())),
+        issues=tuple(raw.get("issues", ())),
+        patch=patch,
+    )
 
 
 def change_list(

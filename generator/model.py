@@ -216,6 +216,7 @@ class Patch:
     date: str  # YYYY-MM or YYYY-MM-DD, as documented
     summary: str | None
     source: str
+    changes: tuple[Change, ...] = ()  # its fixes as its notes list them (Change.patch is its version)
 
 
 @dataclass(frozen=True)
@@ -259,6 +260,7 @@ class Change:
     workaround: str | None = None  # hand-written, for tracked regressions: how to avoid the problem
     anchors: tuple[str, ...] = ()  # hand-written: its former anchors (record lines before an edit,
     # changes merged into it), kept on it as alias ids so published links still land on it
+    patch: str = ""  # the patch release whose notes list it ("2.14.1"), "" for the release's own notes
 
 
 HAND_WRITTEN = ("note", "workaround", "backends", "kind", "restore", "removal", "features", "anchors")
@@ -417,6 +419,7 @@ class ChangeView:
     features: tuple[str, ...] = ()  # its features: hand-written, entries citing one of its PRs, then `derived`
     derived: tuple[str, ...] = ()  # of those, the one its area's default gave (enrich.area_rules), else ()
     group: str = ""  # its UPGRADE_GROUPS id, "" for changes an upgrade need not act on
+    fixed_in: str = ""  # a known issue: the patch release whose notes fix the issue it links, "" when none does
 
 
 @dataclass(frozen=True)
@@ -545,6 +548,7 @@ class ReleaseView:
     sections: tuple[ChangeSection, ...]  # the imported change list, by section and area
     upgrade: tuple[UpgradeGroup, ...]  # upgrading from the previous release, non-empty groups
     known_issues: tuple[ChangeView, ...] = ()  # the notes' tracked regressions: what fails, and the way around
+    patches: tuple = ()  # ((model.Patch, (ChangeView, ...)), ...): each patch release with its fixes
 
 
 @dataclass(frozen=True)

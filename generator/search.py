@@ -169,7 +169,10 @@ def _release_names(site: Site, add, meta: dict) -> None:
     list ("2.9 deprecations", "bug fixes in 2.9")."""
     for release in reversed(site.releases):
         v = release.version
-        add(_version_names(v) + [p.version for p in release.patches], urls.release(v))
+        add(_version_names(v) + [p.version for p in release.patches if not p.changes], urls.release(v))
+        for p in release.patches:
+            if p.changes:  # a patch whose fixes are listed: to them
+                add([p.version, f"pytorch {p.version}"], urls.at(urls.release(v), urls.patch_fixes_anchor(p.version)))
         upgrading = urls.at(urls.release(v), urls.UPGRADING)
         meta[upgrading] = (f"PyTorch {v} · Upgrading from {release.previous}", meta[urls.release(v)][1])
         add([f"upgrading to {v}", f"upgrade to {v}", f"{v} upgrade", f"upgrading {release.previous} to {v}"], upgrading)
@@ -209,9 +212,12 @@ ENV_VAR = re.compile(r"[A-Z][A-Z0-9]*_[A-Z0-9_]+")
 
 
 def _changes(site: Site, release):
+    """The release's change views: its notes', then its patches' fixes."""
     for section in site.release_views[release.version].sections:
         for area in section.areas:
             yield from area.changes
+    for _, views in site.release_views[release.version].patches:
+        yield from views
 
 
 def _symbol_names(site: Site, add, meta: dict) -> None:
@@ -287,6 +293,18 @@ def records(site: Site, pages: dict[str, tuple[str, str]]) -> list[tuple[str, st
                         "backend": [site.backend_by_id[b].name for b in change.backends],
                     }
                     out.append((url, _html(url, title, body, filters)))
+        for patch, views in view.patches:
+            for change in views:
+                url = urls.at(urls.release(release.version), change.anchor)
+                title = f"PyTorch {patch.version} ({patch.date}) · {change.change.area}"
+                line = plain(change.change.text)
+                body = f"<p>{_e(line)}</p><p>{_e(plain(change.change.note or ''))}</p>"
+                filters = {
+                    "release": [release.version],
+                    "section": [SECTION_TITLES[change.change.section]],
+                    "backend": [site.backend_by_id[b].name for b in change.backends],
+                }
+                out.append((url, _html(url, title, body, filters)))
     return out
 
 
