@@ -69,8 +69,10 @@ def render_api(site: Site, base: str) -> dict[str, tuple[tuple, object]]:
     files = {
         urls.api_schema(): ((SCHEMA.read_bytes(),), lambda schema: schema),
         urls.api_releases(): (
-            (site.releases,),
-            lambda releases: _dump({"releases": [_release_summary(r, base) for r in reversed(releases)]}),
+            (site.releases, site.coverage),
+            lambda releases, coverage: _dump(
+                {"releases": [_release_summary(r, base) for r in reversed(releases)], "coverage": _coverage(coverage)}
+            ),
         ),
         urls.api_features(): ((site.features, site.families), lambda f, fam: _features(f, fam, base)),
     }
@@ -89,6 +91,20 @@ def render_api(site: Site, base: str) -> dict[str, tuple[tuple, object]]:
     for view in site.backend_views:
         files[urls.api_backend(view.backend.id)] = ((view,), lambda v: _backend(v, base))
     return files
+
+
+def _coverage(coverage) -> dict:
+    """How far the Atlas reaches (model.Coverage): the newest release and source, the next release."""
+    nxt = coverage.next
+    return {
+        "newest": coverage.newest,
+        "newest_patch": coverage.patch or None,
+        "newest_source_date": coverage.source_date.isoformat(),
+        "next": None
+        if nxt is None
+        else {"version": nxt.version, "planned": nxt.planned.isoformat(), "source": nxt.source, "covered": False},
+        "text": coverage.text,
+    }
 
 
 def _release(release: Release, view, base: str) -> bytes:

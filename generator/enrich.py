@@ -13,6 +13,7 @@ built at the end of the same pass. Nothing is computed later, at render time.
 from __future__ import annotations
 
 import calendar
+import datetime as dt
 import functools
 import hashlib
 import operator
@@ -42,6 +43,7 @@ from .model import (
     Content,
     Contributor,
     ContributorWork,
+    Coverage,
     Entry,
     Family,
     Feature,
@@ -254,9 +256,30 @@ def enrich(content: Content, parts: Parts | None = None) -> Site:
         source_date_epoch=calendar.timegm(max(r.date for r in releases).timetuple()),
         change_lists=tuple(r.version for r in releases if r.changes),
         home=part("home", (story, tiers, ledger, versions), lambda: home.home(story, tiers, ledger, versions)),
+        coverage=_coverage(releases),
     )
     part.done()
     return site
+
+
+def _coverage(releases: tuple[Release, ...]) -> Coverage:
+    """The newest release on the Atlas, its newest listed patch, the newest day a source is dated
+    (a release's, or a patch's whose day is known), and the next release its file names."""
+    newest = releases[-1]
+    days = [r.date for r in releases] + [
+        dt.date.fromisoformat(p.date) for r in releases for p in r.patches if len(p.date) == len("YYYY-MM-DD")
+    ]
+    patch = next((p.version for p in reversed(newest.patches) if p.changes), "")
+    text = f"The newest release on the Atlas is PyTorch {newest.version}" + (
+        f", with its patch {patch}" if patch else ""
+    )
+    text += f"; the newest document it is written from is dated {max(days).isoformat()}."
+    if newest.next:
+        text += (
+            f" The next release by PyTorch's published cadence, {newest.next.version}, was planned for "
+            f"{newest.next.planned.isoformat()}: it is not on the Atlas yet, and nothing here describes it."
+        )
+    return Coverage(newest.version, patch, max(days), newest.next, text)
 
 
 def _tier_levels(tiers: tuple[Tier, ...], vocabularies: tuple[Vocabulary, ...]) -> tuple[TierLevel, ...]:

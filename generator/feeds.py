@@ -14,13 +14,16 @@ def _when(date: dt.date) -> str:
     return f"{date.isoformat()}T00:00:00Z"
 
 
-def _feed(title: str, self_url: str, page_url: str, items: list[tuple[str, dt.date, str, str]]) -> bytes:
+def _feed(
+    title: str, self_url: str, page_url: str, items: list[tuple[str, dt.date, str, str]], subtitle: str = ""
+) -> bytes:
     """An Atom feed of (title, date, link, text) items, newest first."""
     updated = _when(max(i[1] for i in items)) if items else "1970-01-01T00:00:00Z"
     out = [
         '<?xml version="1.0" encoding="utf-8"?>',
         '<feed xmlns="http://www.w3.org/2005/Atom">',
         f"  <title>{escape(title)}</title>",
+        *([f"  <subtitle>{escape(subtitle)}</subtitle>"] if subtitle else []),
         f"  <id>{escape(self_url)}</id>",
         f'  <link rel="self" type="application/atom+xml" href={quoteattr(self_url)}/>',
         f'  <link rel="alternate" type="text/html" href={quoteattr(page_url)}/>',
@@ -77,7 +80,11 @@ def render_feeds(site: Site, base: str) -> dict[str, bytes]:
         items.append((f"PyTorch {release.version}", release.date, link, text))
         items.extend(_patch_items(site, release, link))
     items.sort(key=lambda item: item[1], reverse=True)  # a patch can follow the next minor release
-    files = {urls.FEED: _feed("PyTorch Release Atlas: releases", base + urls.FEED, base + urls.HOME, items)}
+    files = {
+        urls.FEED: _feed(
+            "PyTorch Release Atlas: releases", base + urls.FEED, base + urls.HOME, items, site.coverage.text
+        )
+    }
     for view in site.backend_views:
         b = view.backend
         page = base + urls.backend(b.id)

@@ -33,6 +33,7 @@ from .model import (
     Content,
     CudaVersion,
     Entry,
+    NextRelease,
     Patch,
     Release,
     RetiredSymbol,
@@ -213,6 +214,12 @@ def _check_across(content_dir, docs: _Docs, releases, tiers, catalogue, change_d
     """What spans files: release order, lifecycles, aliases, unused catalogue features, the
     features changes name, change anchors against entries, change lists without a release."""
     _check_order(releases, problems)
+    for release, doc in releases[:-1]:  # only the newest release says what comes next
+        if release.next is not None:
+            known = releases[-1][0].version
+            problems.append(
+                doc.problem(("next",), f"only the newest release ({known}) says what comes next: remove `next` here")
+            )
     _check_lifecycles(releases, {t.id: t for t in tiers}, problems)
     _check_aliases(releases, catalogue, problems)
     if None not in docs.releases:  # a release that did not parse would make its features look unused
@@ -392,6 +399,7 @@ def _build_release(doc, ids, tiers, vocabularies, changes) -> tuple[Release | No
         notes=d["links"]["notes"],
         compatibility=_compatibility(d.get("compatibility")),
         patches=_patches(doc, version, ids, problems),
+        next=_next(doc, date, problems),
         entries=entries,
         changes=changes,
         source_file=f"releases/{Path(doc.path).name}",
@@ -469,6 +477,21 @@ def _compatibility(c: dict | None) -> Compatibility | None:
         c["source"],
         tuple(CompatAlternative(a["field"], a["value"], a["context"], a["source"]) for a in c.get("alternatives", ())),
     )
+
+
+def _next(doc, date: dt.date, problems: list[Problem]) -> NextRelease | None:
+    """The release file's `next:` (the release after it by the cadence), its plan after its own date."""
+    raw = doc.data.get("next")
+    if raw is None:
+        return None
+    planned = _date(doc, ("next", "planned"), raw["planned"], problems)
+    if version_key(raw["version"]) <= version_key(doc.data["version"]):
+        problems.append(
+            doc.problem(("next", "version"), f"next release {raw['version']} does not follow {doc.data['version']}")
+        )
+    if planned is not None and planned <= date:
+        problems.append(doc.problem(("next", "planned"), f"{planned} is not after the release's own date {date}"))
+    return NextRelease(raw["version"], planned or date, raw["source"])
 
 
 def _patches(doc, version: str, ids: dict, problems: list[Problem]) -> tuple[Patch, ...]:

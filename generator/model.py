@@ -220,6 +220,15 @@ class Patch:
 
 
 @dataclass(frozen=True)
+class NextRelease:
+    """The release after the newest on the Atlas, as the published cadence plans it: not covered yet."""
+
+    version: str
+    planned: dt.date  # its planned release day
+    source: str  # where the plan is stated
+
+
+@dataclass(frozen=True)
 class Entry:
     """One feature as one release announces it."""
 
@@ -286,6 +295,7 @@ class Release:
     entries: tuple[Entry, ...]
     changes: tuple[Change, ...]  # from content/changes/<version>.yaml, empty when not imported
     source_file: str  # content-relative path, named at the top of generated pages
+    next: NextRelease | None = None  # the newest release only: the next one by the cadence
 
     @property
     def key(self) -> tuple[int, ...]:
@@ -619,6 +629,18 @@ class Site:
     source_date_epoch: int  # the newest release date, for reproducible builds
     change_lists: tuple[str, ...]  # releases whose release-note change list is imported, oldest first
     home: Home  # the home page's glance table, what is on its way out, the picker's defaults
+    coverage: Coverage | None = None  # what the Atlas covers, and the next release it does not yet
+
+
+@dataclass(frozen=True)
+class Coverage:
+    """How far the Atlas reaches: home, /releases/, the feed and the API say it the same way."""
+
+    newest: str  # the newest release on the Atlas
+    patch: str  # its newest patch whose fixes are listed, "" when none
+    source_date: dt.date  # the newest day a source at hand is dated: a release's or a patch's
+    next: NextRelease | None  # the release after `newest` by the cadence, not on the Atlas yet
+    text: str = ""  # all of it in one plain sentence, as every surface words it
 
 
 # ---------------------------------------------------------------- the home page (computed by generator.home)
