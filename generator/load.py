@@ -221,6 +221,7 @@ def _check_across(content_dir, docs: _Docs, releases, tiers, catalogue, change_d
                 doc.problem(("next",), f"only the newest release ({known}) says what comes next: remove `next` here")
             )
     _check_lifecycles(releases, {t.id: t for t in tiers}, problems)
+    _check_new(releases, catalogue, problems)
     _check_aliases(releases, catalogue, problems)
     if None not in docs.releases:  # a release that did not parse would make its features look unused
         _check_catalogue_used(catalogue, releases, docs.features, problems)
@@ -682,20 +683,55 @@ def _check_order(releases: list[tuple[Release, Document]], problems: list[Proble
             )
 
 
+def _check_new(releases, catalogue: tuple[CatalogueFeature, ...], problems: list[Problem]) -> None:
+    """`change: new` only for a capability new to PyTorch: refused when the feature, one of its former
+    ids or a member of it (a feature below it in the catalogue) was announced in an earlier release."""
+    first: dict[str, str] = {}
+    for release, _ in releases:
+        for entry in release.entries:
+            first.setdefault(entry.id, release.version)
+    members: dict[str, list[str]] = {}
+    for node in catalogue:
+        for ancestor in _ancestor_ids(node, {f.id: f for f in catalogue}):
+            members.setdefault(ancestor, []).append(node.id)
+    by_id = {f.id: f for f in catalogue}
+    for release, doc in releases:
+        for i, entry in enumerate(release.entries):
+            if entry.change != "new":
+                continue
+            node = by_id.get(entry.id)
+            former = (*entry.aliases, *(node.aliases if node else ()))
+            for what, fid in [
+                ("", entry.id),
+                *(("as ", a) for a in former),
+                *(("as its member ", m) for m in members.get(entry.id, ())),
+            ]:
+                when = first.get(fid)
+                if when is not None and version_key(when) < release.key:
+                    said = f"'{entry.id}' was already announced in {when}" + (f" {what}'{fid}'" if what else "")
+                    problems.append(
+                        doc.problem(
+                            ("features", i, "change"),
+                            f"{said}: `new` is for what is new to PyTorch; use improved, promoted or renamed",
+                        )
+                    )
+                    break
+
+
+def _ancestor_ids(node: CatalogueFeature, by_id: dict) -> list[str]:
+    """The ids above a catalogue feature, nearest first (a loop of parents is reported elsewhere)."""
+    out: list[str] = []
+    while node.parent and node.parent in by_id and node.parent not in out:
+        out.append(node.parent)
+        node = by_id[node.parent]
+    return out
+
+
 def _check_lifecycles(releases, tier_by_id: dict, problems: list[Problem]) -> None:
     """A feature's tier may not go down (e.g. Beta -> Prototype) unless the entry says why."""
     last: dict[str, tuple[str, Tier]] = {}
-    first: dict[str, str] = {}
     for release, doc in releases:
         for i, entry in enumerate(release.entries):
-            if entry.change == "new" and entry.id in first:
-                problems.append(
-                    doc.problem(
-                        ("features", i, "change"),
-                        f"'{entry.id}' was already announced in {first[entry.id]}: use improved or promoted",
-                    )
-                )
-            first.setdefault(entry.id, release.version)
             tier = tier_by_id.get(entry.tier)
             if tier is None:
                 continue

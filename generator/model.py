@@ -236,7 +236,7 @@ class Entry:
     release: str  # version of the release that announces it
     title: str  # the feature's name or headline as this release announces it
     tier: str | None  # tier id, None when the source states none
-    change: str  # new | promoted | improved | demoted | deprecated | removed | part-removed
+    change: str  # new | promoted | improved | demoted | deprecated | removed | part-removed | renamed
     backends: tuple[str, ...]
     area: str  # from the catalogue
     summary: str
@@ -504,6 +504,7 @@ CHANGE_LABELS = {
     "deprecated": "Deprecated",
     "removed": "Removed",
     "part-removed": "Partly removed",
+    "renamed": "Renamed",
 }
 """What a release did to a feature (an entry's `change`: the release schema's enum follows), as pages word it."""
 
