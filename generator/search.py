@@ -172,7 +172,9 @@ def _release_names(site: Site, add, meta: dict) -> None:
         add(_version_names(v) + [p.version for p in release.patches if not p.changes], urls.release(v))
         for p in release.patches:
             if p.changes:  # a patch whose fixes are listed: to them
-                add([p.version, f"pytorch {p.version}"], urls.at(urls.release(v), urls.patch_fixes_anchor(p.version)))
+                fixes = urls.at(urls.release(v), urls.patch_fixes_anchor(p.version))
+                meta[fixes] = (f"PyTorch {p.version} · What it fixes", _short(f"{p.date}: {plain(p.summary or '')}"))
+                add([p.version, f"pytorch {p.version}"], fixes)
         upgrading = urls.at(urls.release(v), urls.UPGRADING)
         meta[upgrading] = (f"PyTorch {v} · Upgrading from {release.previous}", meta[urls.release(v)][1])
         add([f"upgrading to {v}", f"upgrade to {v}", f"{v} upgrade", f"upgrading {release.previous} to {v}"], upgrading)

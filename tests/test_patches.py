@@ -120,3 +120,15 @@ def test_the_words_written_about_a_patch_are_our_own():
     ours = [patch.summary, *(v.change.note for v in views if v.change.note)]
     assert len(ours) >= 4
     assert [text for text in ours if _runs(_words(text)) & source] == []
+
+
+def test_a_patch_version_and_its_fixes_prs_are_search_names():
+    site = site_model(FIXTURE)
+    table = search.names(site, search.page_meta(site))
+    (view,) = site.release_views["2.8"].patches[0][1]
+    first = table[search.normalise("2.8.1")][0]
+    assert first[:2] == [
+        urls.at(urls.release("2.8"), urls.patch_fixes_anchor("2.8.1")),
+        "PyTorch 2.8.1 · What it fixes",
+    ]
+    assert table[search.normalise("281")][0][0] == urls.at(urls.release("2.8"), urls.pr_anchor(281))
