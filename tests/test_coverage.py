@@ -7,26 +7,40 @@ import json
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
+import pytest
+
 from generator.build import site_model
-from tests.conftest import FIXTURE, RealBuild, real_model, run_cli
+from tests.conftest import RealBuild, real_model, run_cli
 
 ATOM = "{http://www.w3.org/2005/Atom}"
+NEXT = 'next:\n  version: "2.9"\n  planned: "2025-10-15"\n  source: https://example.org/cadence\n'
 
 
-def test_coverage_is_the_newest_release_its_newest_source_day_and_the_next_release():
-    coverage = site_model(FIXTURE).coverage
+@pytest.fixture
+def with_next(content_copy: Path) -> Path:
+    """The fixture content whose newest release (2.8) names 2.9 as the next by the cadence."""
+    release = content_copy / "releases/2.8.yaml"
+    release.write_text(release.read_text(encoding="utf-8") + NEXT, encoding="utf-8")
+    return content_copy
+
+
+def test_coverage_is_the_newest_release_its_newest_source_day_and_the_next_release(with_next: Path):
+    coverage = site_model(with_next).coverage
     assert (coverage.newest, coverage.patch, coverage.source_date.isoformat()) == ("2.8", "2.8.1", "2025-09-03")
     assert (coverage.next.version, coverage.next.planned.isoformat()) == ("2.9", "2025-10-15")
     assert "2.9, was planned for 2025-10-15: it is not on the Atlas yet" in coverage.text
 
 
-def test_home_releases_feed_and_api_say_it(fixture_site: Path):
-    text = site_model(FIXTURE).coverage.text
+def test_home_releases_feed_and_api_say_it(with_next: Path, tmp_path: Path):
+    site = tmp_path / "site"
+    proc = run_cli("build", "--content", str(with_next), "--site", str(site), "--docs", str(tmp_path / "docs"))
+    assert proc.returncode == 0, proc.stderr
+    text = site_model(with_next).coverage.text
     escaped = text.replace("'", "&#39;").replace(":", "&#58;")
     for page in ("index.html", "releases/index.html"):
-        assert escaped in (fixture_site / page).read_text(encoding="utf-8"), page
-    assert ET.parse(fixture_site / "feed.xml").getroot().find(f"{ATOM}subtitle").text == text
-    api = json.loads((fixture_site / "api/v1/releases.json").read_text(encoding="utf-8"))["coverage"]
+        assert escaped in (site / page).read_text(encoding="utf-8"), page
+    assert ET.parse(site / "feed.xml").getroot().find(f"{ATOM}subtitle").text == text
+    api = json.loads((site / "api/v1/releases.json").read_text(encoding="utf-8"))["coverage"]
     assert api["next"] == {
         "version": "2.9",
         "planned": "2025-10-15",
@@ -36,14 +50,14 @@ def test_home_releases_feed_and_api_say_it(fixture_site: Path):
     assert (api["newest"], api["newest_source_date"], api["text"]) == ("2.8", "2025-09-03", text)
 
 
-def test_only_the_newest_release_names_the_next_and_it_must_follow(content_copy: Path):
-    older = content_copy / "releases/2.7.yaml"
+def test_only_the_newest_release_names_the_next_and_it_must_follow(with_next: Path):
+    older = with_next / "releases/2.7.yaml"
     older.write_text(
         older.read_text() + 'next: {version: "2.8", planned: "2025-08-06", source: "https://example.org/c"}\n'
     )
-    newest = content_copy / "releases/2.8.yaml"
+    newest = with_next / "releases/2.8.yaml"
     newest.write_text(newest.read_text().replace('version: "2.9"\n  planned', 'version: "2.8"\n  planned'))
-    out = run_cli("check", "--content", str(content_copy))
+    out = run_cli("check", "--content", str(with_next))
     assert out.returncode == 1
     said = out.stdout + out.stderr
     assert "releases/2.7.yaml:" in said and "only the newest release (2.8) says what comes next" in said
