@@ -295,18 +295,24 @@ def records(site: Site, pages: dict[str, tuple[str, str]]) -> list[tuple[str, st
                         "backend": [site.backend_by_id[b].name for b in change.backends],
                     }
                     out.append((url, _html(url, title, body, filters)))
-        for patch, views in view.patches:
-            for change in views:
-                url = urls.at(urls.release(release.version), change.anchor)
-                title = f"PyTorch {patch.version} ({patch.date}) · {change.change.area}"
-                line = plain(change.change.text)
-                body = f"<p>{_e(line)}</p><p>{_e(plain(change.change.note or ''))}</p>"
-                filters = {
-                    "release": [release.version],
-                    "section": [SECTION_TITLES[change.change.section]],
-                    "backend": [site.backend_by_id[b].name for b in change.backends],
-                }
-                out.append((url, _html(url, title, body, filters)))
+        out.extend(_patch_records(site, release, view.patches))
+    return out
+
+
+def _patch_records(site: Site, release, patches) -> list[tuple[str, str]]:
+    """A record per fix of each patch release, titled by the patch and its notes' heading."""
+    out = []
+    for patch, views in patches:
+        for change in views:
+            url = urls.at(urls.release(release.version), change.anchor)
+            title = f"PyTorch {patch.version} ({patch.date}) · {change.change.area}"
+            body = f"<p>{_e(plain(change.change.text))}</p><p>{_e(plain(change.change.note or ''))}</p>"
+            filters = {
+                "release": [release.version],
+                "section": [SECTION_TITLES[change.change.section]],
+                "backend": [site.backend_by_id[b].name for b in change.backends],
+            }
+            out.append((url, _html(url, title, body, filters)))
     return out
 
 
