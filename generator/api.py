@@ -70,8 +70,10 @@ def render_api(site: Site, base: str) -> dict[str, tuple[tuple, object]]:
     files = {
         urls.api_schema(): ((SCHEMA.read_bytes(),), lambda schema: schema),
         urls.api_releases(): (
-            (site.releases,),
-            lambda releases: _dump({"releases": [_release_summary(r, base) for r in reversed(releases)]}),
+            (site.releases, site.coverage),
+            lambda releases, coverage: _dump(
+                {"releases": [_release_summary(r, base) for r in reversed(releases)], "coverage": _coverage(coverage)}
+            ),
         ),
         urls.api_features(): ((site.features, site.families), lambda f, fam: _features(f, fam, base)),
     }
@@ -90,6 +92,20 @@ def render_api(site: Site, base: str) -> dict[str, tuple[tuple, object]]:
     for view in site.backend_views:
         files[urls.api_backend(view.backend.id)] = ((view,), lambda v: _backend(v, base))
     return files
+
+
+def _coverage(coverage) -> dict:
+    """How far the Atlas reaches (model.Coverage): the newest release and source, the next release."""
+    nxt = coverage.next
+    return {
+        "newest": coverage.newest,
+        "newest_patch": coverage.patch or None,
+        "newest_source_date": coverage.source_date.isoformat(),
+        "next": None
+        if nxt is None
+        else {"version": nxt.version, "planned": nxt.planned.isoformat(), "source": nxt.source, "covered": False},
+        "text": coverage.text,
+    }
 
 
 def _release(release: Release, view, endings: tuple, base: str) -> bytes:
@@ -112,36 +128,50 @@ def _release(release: Release, view, endings: tuple, base: str) -> bytes:
                 {"field": a.field, "value": a.value, "context": a.context, "source": a.source} for a in c.alternatives
             ],
         },
-        "patches": [{"version": p.version, "date": p.date} for p in release.patches],
         "entries": [_entry(e, base, group_of.get(e.id, ""), dict(endings).get(e.id)) for e in release.entries],
-        "change_list": [
-            {
-                "section": v.change.section,
-                "area": v.change.area,
-                "text": v.change.text,
-                "prs": list(v.change.prs),
-                "backends": list(v.backends),
-                "url": urls.at(page, v.anchor),
-                "path": urls.at(urls.release(release.version), v.anchor),
-                "anchor": v.anchor,
-                "note": v.change.note,
-                "kind": v.change.kind,
-                "restore": v.change.restore,
-                "removal": v.change.removal,
-                "group": v.group,
-                "symbols": list(v.symbols),
-                "pr_urls": [urls.pr(pr) for pr in v.change.prs],
-                "issues": list(v.change.issues),
-                "issue_urls": [urls.issue(n) for n in v.change.issues],
-                "workaround": v.change.workaround,
-                "features": [{"id": fid, "source": _feature_source(v, fid)} for fid in v.features],
-            }
-            for s in view.sections
-            for area in s.areas
-            for v in area.changes
-        ],
+        "patches": [_patch(p, views, release, page) for p, views in view.patches],
+        "change_list": [_change(v, release, page) for s in view.sections for area in s.areas for v in area.changes],
     }
     return _dump(data)
+
+
+def _change(v: ChangeView, release: Release, page: str) -> dict:
+    """A change record as the API gives it (the release's change list, a patch's fixes)."""
+    return {
+        "section": v.change.section,
+        "area": v.change.area,
+        "text": v.change.text,
+        "prs": list(v.change.prs),
+        "backends": list(v.backends),
+        "url": urls.at(page, v.anchor),
+        "path": urls.at(urls.release(release.version), v.anchor),
+        "anchor": v.anchor,
+        "note": v.change.note,
+        "kind": v.change.kind,
+        "restore": v.change.restore,
+        "removal": v.change.removal,
+        "group": v.group,
+        "symbols": list(v.symbols),
+        "pr_urls": [urls.pr(pr) for pr in v.change.prs],
+        "issues": list(v.change.issues),
+        "issue_urls": [urls.issue(n) for n in v.change.issues],
+        "workaround": v.change.workaround,
+        "patch": v.change.patch or None,
+        "fixed_in": v.fixed_in or None,
+        "features": [{"id": fid, "source": _feature_source(v, fid)} for fid in v.features],
+    }
+
+
+def _patch(patch, views, release: Release, page: str) -> dict:
+    """A patch release: its date, its notes and what it fixes (change records whose "patch" is its version)."""
+    return {
+        "version": patch.version,
+        "date": patch.date,
+        "source": patch.source,
+        "summary": patch.summary,
+        "url": urls.at(page, urls.patch_anchor(patch.version)),
+        "changes": [_change(v, release, page) for v in views],
+    }
 
 
 def _feature_source(view: ChangeView, fid: str) -> str:

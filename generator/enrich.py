@@ -14,7 +14,9 @@ releases (`guide`). Nothing is computed later, at render time.
 from __future__ import annotations
 
 import calendar
+import datetime as dt
 from collections import defaultdict
+from dataclasses import replace
 
 from . import changeviews, facts, home, lifecycle, symbols, urls
 from .errors import ContentError, Problem, did_you_mean
@@ -30,6 +32,7 @@ from .model import (
     Content,
     Contributor,
     ContributorWork,
+    Coverage,
     Entry,
     Feature,
     Matrix,
@@ -65,6 +68,8 @@ def enrich(content: Content, session: Session | None = None) -> Site:
     views = tuple(
         d(changeviews.views_of, r.changes, backends, _cited(r, by_pr), rules, key=r.version) for r in releases
     )
+    patches = tuple(d(_patch_views, r.patches, backends, rules, key=r.version) for r in releases)
+    views = d(_mark_fixed, views, patches)
     feature_changes = d(changeviews.feature_changes, releases, views)
     rows = tuple((r.version, r.compatibility) for r in releases)
     features = d(lifecycle.features, eras, tiers, entries, rows, catalogue, feature_changes)
@@ -97,14 +102,15 @@ def enrich(content: Content, session: Session | None = None) -> Site:
         feature_changes=feature_changes,
         defaults=d(_defaults, releases, views),
         release_views={
-            r.version: d(_release_view, r, content.vocabularies, tiers, backends, vs, key=r.version)
-            for r, vs in zip(releases, views, strict=True)
+            r.version: d(_release_view, r, content.vocabularies, tiers, backends, vs, ps, key=r.version)
+            for r, vs, ps in zip(releases, views, patches, strict=True)
         },
         entries_by_tier=d(_entries_by_tier, tiers, entries),
         symbol_pages=_symbols(d, releases, views, content.retired),
         source_date_epoch=calendar.timegm(max(r.date for r in releases).timetuple()),
         change_lists=tuple(r.version for r in releases if r.changes),
         home=d(home.home, story, tiers, ledger, versions),
+        coverage=d(_coverage, releases),
     )
     s.done()
     return site
@@ -132,6 +138,45 @@ def _symbols(d, releases: tuple[Release, ...], views: tuple, retired: tuple[Reti
         for r, vs in zip(reversed(releases), reversed(views), strict=True)
     )
     return d(_symbol_pages, named, retired)
+
+
+def _coverage(releases: tuple[Release, ...]) -> Coverage:
+    """The newest release on the Atlas, its newest listed patch, the newest day a source is dated
+    (a release's, or a patch's whose day is known), and the next release its file names."""
+    newest = releases[-1]
+    days = [r.date for r in releases] + [
+        dt.date.fromisoformat(p.date) for r in releases for p in r.patches if len(p.date) == len("YYYY-MM-DD")
+    ]
+    patch = next((p.version for p in reversed(newest.patches) if p.changes), "")
+    text = f"The newest release on the Atlas is PyTorch {newest.version}" + (
+        f", with its patch {patch}" if patch else ""
+    )
+    text += f"; the newest document it is written from is dated {max(days).isoformat()}."
+    if newest.next:
+        text += (
+            f" The next release by PyTorch's published cadence, {newest.next.version}, was planned for "
+            f"{newest.next.planned.isoformat()}: it is not on the Atlas yet, and nothing here describes it."
+        )
+    return Coverage(newest.version, patch, max(days), newest.next, text)
+
+
+def _patch_views(patches: tuple, backends: tuple[Backend, ...], rules: tuple) -> tuple:
+    """Each patch release with its fixes as change views: anchors of their own on the release
+    page (a patch's record lines are not the release notes'), backends and features."""
+    return tuple((p, changeviews.views_of(p.changes, backends, (), rules)) for p in patches)
+
+
+def _mark_fixed(views: tuple, patches: tuple) -> tuple:
+    """Each release's views, a known issue given the patch release whose fixes link the same
+    issue (its `fixed_in`)."""
+    fixed = {n: p.version for pairs in patches for p, vs in pairs for v in vs for n in v.change.issues}
+
+    def marked(v: ChangeView) -> ChangeView:
+        if v.group != "known-issues" or not set(v.change.issues) & fixed.keys():
+            return v
+        return replace(v, fixed_in=next(fixed[n] for n in v.change.issues if n in fixed))
+
+    return tuple(tuple(map(marked, vs)) for vs in views)
 
 
 def _cited(release: Release, by_pr: dict) -> tuple:
@@ -180,6 +225,7 @@ def _release_view(
     tiers: tuple[Tier, ...],
     backends: tuple[Backend, ...],
     changes: tuple[ChangeView, ...],
+    patches: tuple = (),
 ) -> ReleaseView:
     entries = release.entries
     return ReleaseView(
@@ -196,6 +242,7 @@ def _release_view(
         upgrade=changeviews.upgrade(release, changes),
         bc_split=changeviews.bc_split(changes),
         known_issues=tuple(v for v in changes if v.group == "known-issues"),
+        patches=patches,
     )
 
 

@@ -1,6 +1,6 @@
-"""Atom feeds: /feed.xml (one entry per release, newest first), /backends/<id>/feed.xml, and one per
-feature or family (/features/<id>/feed.xml) and per symbol module (/symbols/<module>/feed.xml): an
-entry per release that did something to it, newest first."""
+"""Atom feeds: /feed.xml (one entry per release and per patch release, newest first),
+/backends/<id>/feed.xml, and one per feature or family (/features/<id>/feed.xml) and per symbol
+module (/symbols/<module>/feed.xml): an entry per release that did something to it, newest first."""
 
 from __future__ import annotations
 
@@ -16,27 +16,30 @@ def _when(date: dt.date) -> str:
     return f"{date.isoformat()}T00:00:00Z"
 
 
-def _feed(title: str, self_url: str, page_url: str, items: list[tuple]) -> bytes:
-    """An Atom document; each item is (release, link, summary) or (release, link, summary, title)."""
-    updated = _when(items[0][0].date) if items else "1970-01-01T00:00:00Z"
+def _feed(
+    title: str, self_url: str, page_url: str, items: list[tuple[str, dt.date, str, str]], subtitle: str = ""
+) -> bytes:
+    """An Atom feed of (title, date, link, text) items, newest first."""
+    updated = _when(max(i[1] for i in items)) if items else "1970-01-01T00:00:00Z"
     out = [
         '<?xml version="1.0" encoding="utf-8"?>',
         '<feed xmlns="http://www.w3.org/2005/Atom">',
         f"  <title>{escape(title)}</title>",
+        *([f"  <subtitle>{escape(subtitle)}</subtitle>"] if subtitle else []),
         f"  <id>{escape(self_url)}</id>",
         f'  <link rel="self" type="application/atom+xml" href={quoteattr(self_url)}/>',
         f'  <link rel="alternate" type="text/html" href={quoteattr(page_url)}/>',
         f"  <updated>{updated}</updated>",
         "  <author><name>PyTorch Release Atlas</name></author>",
     ]
-    for release, link, text, *named in items:
+    for name, date, link, text in items:
         out += [
             "  <entry>",
-            f"    <title>{escape(named[0] if named else 'PyTorch ' + release.version)}</title>",
+            f"    <title>{escape(name)}</title>",
             f"    <id>{escape(link)}</id>",
             f'    <link rel="alternate" type="text/html" href={quoteattr(link)}/>',
-            f"    <published>{_when(release.date)}</published>",
-            f"    <updated>{_when(release.date)}</updated>",
+            f"    <published>{_when(date)}</published>",
+            f"    <updated>{_when(date)}</updated>",
             f'    <summary type="text">{escape(text)}</summary>',
             "  </entry>",
         ]
@@ -48,6 +51,25 @@ def _titles(entries: tuple[Entry, ...]) -> str:
     return "; ".join(e.title for e in entries)
 
 
+def _patch_items(site: Site, release: Release, link: str) -> list[tuple[str, dt.date, str, str]]:
+    """An item for each patch release whose day is known and whose fixes are listed."""
+    out = []
+    for patch, views in site.release_views[release.version].patches:
+        if not views or len(patch.date) != len("YYYY-MM-DD"):
+            continue
+        fixes = "; ".join(plain(v.change.text) for v in views)
+        text = " ".join(f"{plain(patch.summary or '')} Fixes: {fixes}.".split())
+        out.append(
+            (
+                f"PyTorch {patch.version}",
+                dt.date.fromisoformat(patch.date),
+                link + "#" + urls.patch_fixes_anchor(patch.version),
+                text,
+            )
+        )
+    return out
+
+
 def render_feeds(site: Site, base: str) -> dict[str, bytes]:
     """The site feed and one feed per backend, keyed by path under docs/."""
     items = []
@@ -57,14 +79,21 @@ def render_feeds(site: Site, base: str) -> dict[str, bytes]:
         highlights = site.release_views[release.version].highlights
         if highlights:
             text += " Highlights: " + _titles(highlights) + "."
-        items.append((release, link, text))
-    files = {urls.FEED: _feed("PyTorch Release Atlas: releases", base + urls.FEED, base + urls.HOME, items)}
+        items.append((f"PyTorch {release.version}", release.date, link, text))
+        items.extend(_patch_items(site, release, link))
+    items.sort(key=lambda item: item[1], reverse=True)  # a patch can follow the next minor release
+    files = {
+        urls.FEED: _feed(
+            "PyTorch Release Atlas: releases", base + urls.FEED, base + urls.HOME, items, site.coverage.text
+        )
+    }
     for view in site.backend_views:
         b = view.backend
         page = base + urls.backend(b.id)
         entries = [
             (
-                release,
+                f"PyTorch {release.version}",
+                release.date,
                 urls.at(page, urls.release_anchor(release.version)),
                 f"{b.name} in PyTorch {release.version}: {_titles(es)}.",
             )
@@ -103,7 +132,7 @@ def _item_feed(name: str, base: str, page: str, entries: list, changes, site: Si
             link = base + urls.at(page, urls.release_anchor(version))
         else:
             link = base + urls.at(urls.release(version), mine[0].anchor)
-        items.append((releases[version], link, " ".join(words), f"{name} in PyTorch {version}"))
+        items.append((f"{name} in PyTorch {version}", releases[version].date, link, " ".join(words)))
     feed = urls.at(page) + "feed.xml"
     return _feed(f"PyTorch Release Atlas: {name}", base + feed, base + page, items)
 

@@ -36,6 +36,7 @@ from .model import (
     CudaVersion,
     Entry,
     GpuArchitectures,
+    NextRelease,
     Patch,
     PlannedRelease,
     Release,
@@ -235,7 +236,14 @@ def _check_across(content_dir, docs: _Docs, releases, tiers, catalogue, change_d
     """What spans files: release order, lifecycles, aliases, unused catalogue features, the
     features changes name, change anchors against entries, change lists without a release."""
     _check_order(releases, problems)
+    for release, doc in releases[:-1]:  # only the newest release says what comes next
+        if release.next is not None:
+            known = releases[-1][0].version
+            problems.append(
+                doc.problem(("next",), f"only the newest release ({known}) says what comes next: remove `next` here")
+            )
     _check_lifecycles(releases, {t.id: t for t in tiers}, problems)
+    _check_new(releases, catalogue, problems)
     _check_aliases(releases, catalogue, problems)
     if None not in docs.releases:  # a release that did not parse would make its features look unused
         _check_catalogue_used(catalogue, releases, docs.features, problems)
@@ -414,7 +422,8 @@ def _build_release(doc, ids, tiers, vocabularies, changes) -> tuple[Release | No
         notes=d["links"]["notes"],
         coverage=d.get("coverage"),
         compatibility=_compatibility(d.get("compatibility")),
-        patches=_patches(doc, version, problems),
+        patches=_patches(doc, version, ids, problems),
+        next=_next(doc, date, problems),
         entries=entries,
         changes=changes,
         source_file=f"releases/{Path(doc.path).name}",
@@ -494,14 +503,57 @@ def _compatibility(c: dict | None) -> Compatibility | None:
     )
 
 
-def _patches(doc, version: str, problems: list[Problem]) -> tuple[Patch, ...]:
-    patches = tuple(Patch(p["version"], p["date"], p.get("summary"), p["source"]) for p in doc.data.get("patches", ()))
-    for i, patch in enumerate(patches):
-        if not patch.version.startswith(version + "."):
+def _next(doc, date: dt.date, problems: list[Problem]) -> NextRelease | None:
+    """The release file's `next:` (the release after it by the cadence), its plan after its own date."""
+    raw = doc.data.get("next")
+    if raw is None:
+        return None
+    planned = _date(doc, ("next", "planned"), raw["planned"], problems)
+    if version_key(raw["version"]) <= version_key(doc.data["version"]):
+        problems.append(
+            doc.problem(("next", "version"), f"next release {raw['version']} does not follow {doc.data['version']}")
+        )
+    if planned is not None and planned <= date:
+        problems.append(doc.problem(("next", "planned"), f"{planned} is not after the release's own date {date}"))
+    return NextRelease(raw["version"], planned or date, raw["source"])
+
+
+def _patches(doc, version: str, ids: dict, problems: list[Problem]) -> tuple[Patch, ...]:
+    """The release's patch releases, each with its fixes as change records on the release's page."""
+    patches = []
+    for i, raw in enumerate(doc.data.get("patches", ())):
+        if not raw["version"].startswith(version + "."):
             problems.append(
-                doc.problem(("patches", i, "version"), f"patch {patch.version} is not a patch of {version}")
+                doc.problem(("patches", i, "version"), f"patch {raw['version']} is not a patch of {version}")
             )
-    return patches
+        changes = tuple(
+            _patch_change(doc, (i, j), c, version, raw["version"], ids, problems)
+            for j, c in enumerate(raw.get("changes", ()))
+        )
+        patches.append(Patch(raw["version"], raw["date"], raw.get("summary"), raw["source"], changes))
+    return tuple(patches)
+
+
+def _patch_change(doc, at: tuple[int, int], raw: dict, version: str, patch: str, ids: dict, problems) -> Change:
+    """One fix of a patch release: a bug fix of `version` whose area is the patch notes' heading."""
+    where = ("patches", at[0], "changes", at[1])
+    for j, backend in enumerate(raw.get("backends", ())):
+        _check_id(doc, where + ("backends", j), "backend", backend, ids, problems)
+    for j, fid in enumerate(raw.get("features", ())):
+        if fid not in ids["feature"]:
+            problems.append(doc.problem(where + ("features", j), _unknown_feature(fid, ids["feature"])))
+    return Change(
+        release=version,
+        section="bug-fixes",
+        area=raw["heading"],
+        text=raw["text"],
+        prs=tuple(raw["prs"]),
+        note=raw.get("note"),
+        backends_override=tuple(raw["backends"]) if "backends" in raw else None,
+        features=tuple(raw.get("features", ())),
+        issues=tuple(raw.get("issues", ())),
+        patch=patch,
+    )
 
 
 def change_list(
@@ -701,20 +753,55 @@ def _check_order(releases: list[tuple[Release, Document]], problems: list[Proble
             )
 
 
+def _check_new(releases, catalogue: tuple[CatalogueFeature, ...], problems: list[Problem]) -> None:
+    """`change: new` only for a capability new to PyTorch: refused when the feature, one of its former
+    ids or a member of it (a feature below it in the catalogue) was announced in an earlier release."""
+    first: dict[str, str] = {}
+    for release, _ in releases:
+        for entry in release.entries:
+            first.setdefault(entry.id, release.version)
+    members: dict[str, list[str]] = {}
+    for node in catalogue:
+        for ancestor in _ancestor_ids(node, {f.id: f for f in catalogue}):
+            members.setdefault(ancestor, []).append(node.id)
+    by_id = {f.id: f for f in catalogue}
+    for release, doc in releases:
+        for i, entry in enumerate(release.entries):
+            if entry.change != "new":
+                continue
+            node = by_id.get(entry.id)
+            former = (*entry.aliases, *(node.aliases if node else ()))
+            for what, fid in [
+                ("", entry.id),
+                *(("as ", a) for a in former),
+                *(("as its member ", m) for m in members.get(entry.id, ())),
+            ]:
+                when = first.get(fid)
+                if when is not None and version_key(when) < release.key:
+                    said = f"'{entry.id}' was already announced in {when}" + (f" {what}'{fid}'" if what else "")
+                    problems.append(
+                        doc.problem(
+                            ("features", i, "change"),
+                            f"{said}: `new` is for what is new to PyTorch; use improved, promoted or renamed",
+                        )
+                    )
+                    break
+
+
+def _ancestor_ids(node: CatalogueFeature, by_id: dict) -> list[str]:
+    """The ids above a catalogue feature, nearest first (a loop of parents is reported elsewhere)."""
+    out: list[str] = []
+    while node.parent and node.parent in by_id and node.parent not in out:
+        out.append(node.parent)
+        node = by_id[node.parent]
+    return out
+
+
 def _check_lifecycles(releases, tier_by_id: dict, problems: list[Problem]) -> None:
     """A feature's tier may not go down (e.g. Beta -> Prototype) unless the entry says why."""
     last: dict[str, tuple[str, Tier]] = {}
-    first: dict[str, str] = {}
     for release, doc in releases:
         for i, entry in enumerate(release.entries):
-            if entry.change == "new" and entry.id in first:
-                problems.append(
-                    doc.problem(
-                        ("features", i, "change"),
-                        f"'{entry.id}' was already announced in {first[entry.id]}: use improved or promoted",
-                    )
-                )
-            first.setdefault(entry.id, release.version)
             tier = tier_by_id.get(entry.tier)
             if tier is None:
                 continue

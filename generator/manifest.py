@@ -53,6 +53,11 @@ def published(site: Site) -> set[str]:
         out.update(urls.at(page, urls.entry_anchor(e.id)) for e in release.entries)
         out.update(urls.at(page, urls.pr_anchor(pr)) for c in release.changes for pr in c.prs)
         out.update(urls.at(page, v.anchor) for s in view.sections for a in s.areas for v in a.changes)
+        # A patch's fixes: their list, each change's anchor and the #pr-N anchors it owns.
+        out.update(urls.at(page, urls.patch_fixes_anchor(p.version)) for p, vs in view.patches if vs)
+        out.update(
+            urls.at(page, a) for _, vs in view.patches for v in vs for a in (v.anchor, *map(urls.pr_anchor, v.anchors))
+        )
         if view.upgrade:
             out.add(urls.at(page, urls.UPGRADING))
         if view.known_issues:

@@ -216,6 +216,16 @@ class Patch:
     date: str  # YYYY-MM or YYYY-MM-DD, as documented
     summary: str | None
     source: str
+    changes: tuple[Change, ...] = ()  # its fixes as its notes list them (Change.patch is its version)
+
+
+@dataclass(frozen=True)
+class NextRelease:
+    """The release after the newest on the Atlas, as the published cadence plans it: not covered yet."""
+
+    version: str
+    planned: dt.date  # its planned release day
+    source: str  # where the plan is stated
 
 
 @dataclass(frozen=True)
@@ -226,7 +236,7 @@ class Entry:
     release: str  # version of the release that announces it
     title: str  # the feature's name or headline as this release announces it
     tier: str | None  # tier id, None when the source states none
-    change: str  # new | promoted | improved | demoted | deprecated | removed | part-removed
+    change: str  # new | promoted | improved | demoted | deprecated | removed | part-removed | renamed
     backends: tuple[str, ...]
     area: str  # from the catalogue
     summary: str
@@ -261,6 +271,7 @@ class Change:
     symptom: tuple[str, ...] = ()  # hand-written: the exact error/warning texts it makes a reader see
     anchors: tuple[str, ...] = ()  # hand-written: its former anchors (record lines before an edit,
     # changes merged into it), kept on it as alias ids so published links still land on it
+    patch: str = ""  # the patch release whose notes list it ("2.14.1"), "" for the release's own notes
 
 
 HAND_WRITTEN = (
@@ -298,6 +309,7 @@ class Release:
     entries: tuple[Entry, ...]
     changes: tuple[Change, ...]  # from content/changes/<version>.yaml, empty when not imported
     source_file: str  # content-relative path, named at the top of generated pages
+    next: NextRelease | None = None  # the newest release only: the next one by the cadence
 
     @property
     def key(self) -> tuple[int, ...]:
@@ -536,6 +548,7 @@ class ChangeView:
     features: tuple[str, ...] = ()  # its features: hand-written, entries citing one of its PRs, then `derived`
     derived: tuple[str, ...] = ()  # of those, the one its area's default gave (enrich.area_rules), else ()
     group: str = ""  # its UPGRADE_GROUPS id, "" for changes an upgrade need not act on
+    fixed_in: str = ""  # a known issue: the patch release whose notes fix the issue it links, "" when none does
 
 
 @dataclass(frozen=True)
@@ -610,6 +623,7 @@ CHANGE_LABELS = {
     "deprecated": "Deprecated",
     "removed": "Removed",
     "part-removed": "Partly removed",
+    "renamed": "Renamed",
 }
 """What a release did to a feature (an entry's `change`: the release schema's enum follows), as pages word it."""
 
@@ -667,6 +681,7 @@ class ReleaseView:
     bc_split: tuple[
         tuple[str, int], ...
     ] = ()  # the notes' backwards-incompatible changes by upgrade step: (step title, count)
+    patches: tuple = ()  # ((model.Patch, (ChangeView, ...)), ...): each patch release with its fixes
 
 
 @dataclass(frozen=True)
@@ -753,6 +768,18 @@ class Site:
     source_date_epoch: int  # the newest release date, for reproducible builds
     change_lists: tuple[str, ...]  # releases whose release-note change list is imported, oldest first
     home: Home  # the home page's glance table, what is on its way out, the picker's defaults
+    coverage: Coverage | None = None  # what the Atlas covers, and the next release it does not yet
+
+
+@dataclass(frozen=True)
+class Coverage:
+    """How far the Atlas reaches: home, /releases/, the feed and the API say it the same way."""
+
+    newest: str  # the newest release on the Atlas
+    patch: str  # its newest patch whose fixes are listed, "" when none
+    source_date: dt.date  # the newest day a source at hand is dated: a release's or a patch's
+    next: NextRelease | None  # the release after `newest` by the cadence, not on the Atlas yet
+    text: str = ""  # all of it in one plain sentence, as every surface words it
 
 
 # ---------------------------------------------------------------- the home page (computed by generator.home)

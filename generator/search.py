@@ -199,12 +199,15 @@ def _release_names(site: Site, add, meta: dict) -> None:
     list ("2.9 deprecations", "bug fixes in 2.9")."""
     for release in reversed(site.releases):
         v = release.version
-        for patch in release.patches:  # 2.14.1: its row in the release's patch table, then the release
-            url = urls.at(urls.release(v), urls.patch_anchor(patch.version))
-            meta[url] = (
-                f"PyTorch {patch.version} · patch release of {v}",
-                _short(plain(patch.summary or f"Released {patch.date}.")),
-            )
+        for patch in release.patches:  # 2.14.1: what it fixes where listed, else its row; then the release
+            if patch.changes:
+                url = urls.at(urls.release(v), urls.patch_fixes_anchor(patch.version))
+                said = _short(f"{patch.date}: {plain(patch.summary or '')}")
+                meta[url] = (f"PyTorch {patch.version} · What it fixes", said)
+            else:
+                url = urls.at(urls.release(v), urls.patch_anchor(patch.version))
+                said = _short(plain(patch.summary or f"Released {patch.date}."))
+                meta[url] = (f"PyTorch {patch.version} · patch release of {v}", said)
             add(_version_names(patch.version)[:3], url)
         add(_version_names(v) + [p.version for p in release.patches], urls.release(v))
         upgrading = urls.at(urls.release(v), urls.UPGRADING)
@@ -250,9 +253,12 @@ ENV_VAR = re.compile(r"[A-Z][A-Z0-9]*_[A-Z0-9_]+")
 
 
 def _changes(site: Site, release):
+    """The release's change views: its notes', then its patches' fixes."""
     for section in site.release_views[release.version].sections:
         for area in section.areas:
             yield from area.changes
+    for _, views in site.release_views[release.version].patches:
+        yield from views
 
 
 def _symbol_names(site: Site, add, meta: dict) -> None:
@@ -358,6 +364,24 @@ def records(site: Site, pages: dict[str, tuple[str, str]]) -> list[tuple[str, st
                         "backend": [site.backend_by_id[b].name for b in change.backends],
                     }
                     out.append((url, _html(url, title, body, filters)))
+        out.extend(_patch_records(site, release, view.patches))
+    return out
+
+
+def _patch_records(site: Site, release, patches) -> list[tuple[str, str]]:
+    """A record per fix of each patch release, titled by the patch and its notes' heading."""
+    out = []
+    for patch, views in patches:
+        for change in views:
+            url = urls.at(urls.release(release.version), change.anchor)
+            title = f"PyTorch {patch.version} ({patch.date}) · {change.change.area}"
+            body = f"<p>{_e(plain(change.change.text))}</p><p>{_e(plain(change.change.note or ''))}</p>"
+            filters = {
+                "release": [release.version],
+                "section": [SECTION_TITLES[change.change.section]],
+                "backend": [site.backend_by_id[b].name for b in change.backends],
+            }
+            out.append((url, _html(url, title, body, filters)))
     return out
 
 

@@ -221,6 +221,16 @@ def patch_anchor(version: str) -> str:
     return "v" + version.replace(".", "-")
 
 
+def patch_fixes_anchor(version: str) -> str:
+    """A release page's list of what a patch release fixes."""
+    return patch_anchor(version) + "-fixes"
+
+
+def patch_fixes(version: str) -> str:
+    """Where a patch release's fixes are listed: on its minor release's page (2.14.1: releases/2.14/)."""
+    return at(release(version.rsplit(".", 1)[0]), patch_fixes_anchor(version))
+
+
 def tier_anchor(tier_id: str) -> str:
     return f"tier-{tier_id}"
 

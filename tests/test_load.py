@@ -419,3 +419,35 @@ def test_files_read_in_a_forked_child_give_the_same_problems_in_the_same_order(c
     edit(content_copy, "id: widget-compiler", "id: Widget Compiler", CATALOGUE)  # and in the catalogue
     (content_copy / "tiers.yaml").write_text("tiers: [\n", encoding="utf-8")  # a file that does not parse
     assert _read_both_ways(content_copy) == "same"
+
+
+def test_change_new_is_refused_for_a_capability_announced_before(content_copy):
+    """`new` only for what is new to PyTorch: not for a feature announced before, under its id or a
+    former id, nor for a family one of whose members was announced before."""
+    edit(content_copy, "    tier: api-stable\n    change: promoted", "    tier: api-stable\n    change: new")
+    release = content_copy / REL
+    release.write_text(
+        release.read_text(encoding="utf-8").replace(
+            "features:\n",
+            "features:\n  - {id: widgets, title: Widgets, change: new, backends: [], summary: All widgets.,"
+            " source: 'https://example.org/2.8'}\n",
+            1,
+        ),
+        encoding="utf-8",
+    )
+    lines = release.read_text(encoding="utf-8").split("\n")
+    family = next(i for i, line in enumerate(lines, 1) if "id: widgets" in line)
+    compiler = next(
+        i for i, line in enumerate(lines, 1) if line == "    change: new" and "widget-compiler" in lines[i - 4]
+    )
+    found = problems(content_copy)
+    assert (
+        f"releases/2.8.yaml:{family}:43: features[0].change: 'widgets' was already announced in 2.7 as its member 'widget-compiler': `new` is for what is new to PyTorch; use improved, promoted or renamed"
+        in found
+    )
+    assert any(
+        p.startswith(
+            f"releases/2.8.yaml:{compiler}:13: features[1].change: 'widget-compiler' was already announced in 2.7:"
+        )
+        for p in found
+    ), found

@@ -22,9 +22,10 @@ def source_files() -> dict[str, str]:
     for name, url in re.findall(r"^\| (blog-[\w.-]+\.md) \| [\d.]+ \| (\S+) \|", index.read_text(), re.M):
         out[url] = (SOURCES / name).read_text(encoding="utf-8")
     for path in SOURCES.glob("release-notes-v*.md"):
-        version = re.match(r"release-notes-v(\d+\.\d+)\.0", path.name)[1]
-        if NOTES_FILES.get(version, path.name) == path.name:
-            out[f"https://github.com/pytorch/pytorch/releases/tag/v{version}.0"] = path.read_text(encoding="utf-8")
+        # A minor release's notes (NOTES_FILES names a copy under another name), or a patch's.
+        tag, minor = re.match(r"release-notes-v((\d+\.\d+)\.\d+)", path.name).groups()
+        if path.name in (NOTES_FILES.get(minor, f"release-notes-v{minor}.0.md"), f"release-notes-v{tag}.md"):
+            out[f"https://github.com/pytorch/pytorch/releases/tag/v{tag}"] = path.read_text(encoding="utf-8")
     return out
 
 

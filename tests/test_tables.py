@@ -37,7 +37,7 @@ def test_sections_are_the_sections_table_in_the_schema_and_the_notes_parser():
 def test_kinds_are_the_kinds_table_in_both_schemas_and_the_guide_reads_them_from_the_page():
     assert change_item(on_disk("changes"))["kind"]["enum"] == list(CHANGE_KINDS)
     assert change_item(schema.validator("changes").schema)["kind"]["enum"] == list(CHANGE_KINDS)
-    api = on_disk("api")["$defs"]["release"]["properties"]["change_list"]["items"]["properties"]
+    api = on_disk("api")["$defs"]["change"]["properties"]
     assert api["kind"]["enum"] == [*CHANGE_KINDS, None]
     js = (ASSETS / "atlas-upgrade.js").read_text(encoding="utf-8")
     assert "no-action" not in js and 'atlas.data(q.form, "kinds", {})' in js
@@ -61,7 +61,7 @@ def test_upgrade_groups_are_the_groups_table_in_the_api_schema_and_the_scripts_r
     ids = [g for g, _ in UPGRADE_GROUPS]
     assert api["entry"]["properties"]["group"]["enum"] == ["", *ids]
     # A change is never in the group of new features and promotions: entries are.
-    assert api["release"]["properties"]["change_list"]["items"]["properties"]["group"]["enum"] == ["", *ids[:-1]]
+    assert api["change"]["properties"]["group"]["enum"] == ["", *ids[:-1]]
     assert set(BREAKING_GROUPS) < set(ids)
     for script in ASSETS.glob("atlas-*.js"):
         text = script.read_text(encoding="utf-8")
