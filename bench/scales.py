@@ -248,7 +248,7 @@ def zensical(code: Path, work: Path, timeout: float, trash: Trash) -> dict:
     """Build a scale's generated docs (work/docs) with Zensical as tests/test_zensical.py does:
     once clean, then once more unchanged (Zensical keeps a cache beside its config). Return
     each build's wall-clock and CPU seconds, or why it failed."""
-    from tests.test_zensical import zensical_config
+    from tests.helpers import zensical_config
 
     from .run import REDIRECTS
 

@@ -21,15 +21,7 @@ import pytest
 
 from generator import build as pipeline
 from tests.conftest import FIXTURE, ROOT, real_model, run_cli
-
-
-def tree(root: Path) -> dict[str, str]:
-    """Every file and folder under root: relative path -> sha256 of its bytes ('dir' for folders)."""
-    out = {}
-    for path in sorted(root.rglob("*")):
-        rel = path.relative_to(root).as_posix()
-        out[rel] = "dir" if path.is_dir() else hashlib.sha256(path.read_bytes()).hexdigest()
-    return out
+from tests.helpers import tree
 
 
 def digest(root: Path) -> str:

@@ -6,31 +6,14 @@ from pathlib import Path
 
 import pytest
 
-from generator.errors import ContentError
 from generator.load import load
 from tests.conftest import run_cli
-from tests.helpers import line_of, position
-
-REL = Path("releases/2.8.yaml")
-CATALOGUE = Path("features/fixture.yaml")
-
-
-def problems(content: Path) -> list[str]:
-    with pytest.raises(ContentError) as info:
-        load(content)
-    return [str(p).replace(str(content) + "/", "") for p in info.value.problems]
+from tests.helpers import CATALOGUE, REL, edit, line_of, position, problems
 
 
 def at(content: Path, text: str, after: int = 0, rel: Path = REL) -> str:
     """`rel:line:col` of `text` in the (edited) content: where a problem about it points."""
     return f"{rel.as_posix()}:{position(content / rel, text, after)}"
-
-
-def edit(content: Path, old: str, new: str, rel: Path = REL) -> None:
-    path = content / rel
-    text = path.read_text(encoding="utf-8")
-    assert old in text, old
-    path.write_text(text.replace(old, new, 1), encoding="utf-8")
 
 
 def test_fixture_is_valid(content_copy):

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser import PAGE_KINDS, ROOT, TIMEOUT_MS, watch_page
+from tests.browser import PAGE_KINDS, TIMEOUT_MS, watch_page
 from tests.conftest import LATEST
+from tests.helpers import SHOTS
 
 pytestmark = pytest.mark.browser
 
-SHOTS = ROOT / "tests" / "artifacts" / "screens"
 
 PAGES = list(PAGE_KINDS.values())
 
