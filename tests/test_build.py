@@ -21,7 +21,7 @@ import pytest
 
 from generator import build as pipeline
 from tests.conftest import FIXTURE, ROOT, real_model, run_cli
-from tests.helpers import tree
+from tests.helpers import edit, tree
 
 
 def digest(root: Path) -> str:
@@ -218,20 +218,36 @@ def killed_build(site: Path, docs: Path, point: str) -> subprocess.CompletedProc
     )
 
 
+@pytest.fixture(scope="module")
+def earlier_site(tmp_path_factory) -> Path:
+    """A complete site that differs from the fixture's, built once: the fixture content with a
+    release summary as an earlier edit had it, plus a page the fixture content no longer has."""
+    out = tmp_path_factory.mktemp("earlier")
+    content = out / "content"
+    shutil.copytree(FIXTURE, content)
+    edit(content, "summary: The second fixture release.", "summary: The second fixture release, as it was.")
+    proc = build_cli(content, out / "site", out / "docs")
+    assert proc.returncode == 0, proc.stderr
+    (out / "site" / "retired").mkdir()
+    (out / "site" / "retired" / "index.html").write_text("<p>A page of an earlier build.</p>\n", encoding="utf-8")
+    return out / "site"
+
+
 @pytest.fixture
-def real_old_site(tmp_path, real_site) -> Path:
-    """A complete site (the real content) at tmp_path/out/site, as a previous build left it."""
+def previous_site(tmp_path, earlier_site) -> Path:
+    """The earlier site at tmp_path/out/site, as a previous build left it."""
     site = tmp_path / "out" / "site"
-    shutil.copytree(real_site, site)
+    shutil.copytree(earlier_site, site)
     return site
 
 
 @pytest.mark.parametrize(("point", "after", "left"), KILL_POINTS)
-def test_killed_build_leaves_the_old_site_or_the_new_one(real_old_site, fixture_site, tmp_path, point, after, left):
+def test_killed_build_leaves_the_old_site_or_the_new_one(previous_site, fixture_site, tmp_path, point, after, left):
     """Killed at any point, the site folder is the complete old site or the complete new one, never
     missing or half-written, and the next build removes what the killed one left."""
-    site, docs = real_old_site, tmp_path / "docs"
+    site, docs = previous_site, tmp_path / "docs"
     expected = {"old": digest(site), "new": digest(fixture_site)}
+    assert expected["old"] != expected["new"]
     proc = killed_build(site, docs, point)
     assert proc.returncode == -signal.SIGKILL, f"not killed at {point}:\n{proc.stderr}"
     assert site.is_dir(), "the site folder vanished"
