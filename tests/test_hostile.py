@@ -459,18 +459,19 @@ def _render_cost(body: str) -> float:
 
 def renders_in_linear_work(unit: str, size: int = 20_000, tries: int = 3) -> tuple[bool, float, float]:
     """Whether rendering `unit` repeated to `size` characters costs less than 8 times rendering a
-    quarter of it, and the two costs (seconds of processor time).
+    quarter of it, and the two costs of the last try (seconds of processor time).
 
     Linear work makes it about 4 times as long; rescanning the rest of the text from every mark
-    makes it 16 times. The quarter is measured `tries` times and the best kept; the whole is
-    measured until one try is under the bound, so a busy machine that slows one try cannot fail
-    a linear renderer (and a quadratic one fails every try).
+    makes it 16 times. Each try measures the quarter and then the whole, one right after the
+    other, so both meet the same machine: other processes that slow one try (sharing the
+    processor's caches) slow both its measurements. A try under the bound ends the guard; a
+    quadratic renderer fails every try.
     """
     reps = size // len(unit)
-    small = max(min(_render_cost(unit * (reps // 4)) for _ in range(tries)), 1e-4)
-    large = float("inf")
+    small = large = 0.0
     for _ in range(tries):
-        large = min(large, _render_cost(unit * reps))
+        small = max(_render_cost(unit * (reps // 4)), 1e-4)
+        large = _render_cost(unit * reps)
         if large < 8 * small:
             return True, small, large
     return False, small, large
