@@ -15,7 +15,6 @@ import signal
 import subprocess
 import sys
 import textwrap
-import time
 from pathlib import Path
 
 import pytest
@@ -34,25 +33,30 @@ def leftovers(site: Path) -> list[str]:
 
 
 def running_in(folder: Path) -> list[str]:
-    """Command lines of the processes that name folder (Pagefind names its input and output)."""
+    """Command lines of the processes that name folder (Pagefind names its input and output) and
+    go on running: a process sent SIGKILL counts as ended. A child that dies with its parent
+    (PR_SET_PDEATHSIG) is sent SIGKILL as the parent dies, and ends only when it next gets the
+    processor, which on a busy machine can be long after the test looks: what tells it is doomed
+    is the pending signal, or the kernel's mark that it is exiting."""
     found = []
-    for cmdline in Path("/proc").glob("[0-9]*/cmdline"):
-        with contextlib.suppress(OSError):
-            args = cmdline.read_bytes().split(b"\0")
-            if any(str(folder).encode() in arg for arg in args):
+    for proc in Path("/proc").glob("[0-9]*"):
+        with contextlib.suppress(OSError):  # it ended meanwhile
+            args = (proc / "cmdline").read_bytes().split(b"\0")
+            if any(str(folder).encode() in arg for arg in args) and not _killed(proc):
                 found.append(b" ".join(args).decode(errors="replace"))
     return found
 
 
-def still_running_in(folder: Path, within: float = 20.0) -> list[str]:
-    """running_in(folder) once it is empty or `within` seconds have passed. A child that dies with
-    its parent (PR_SET_PDEATHSIG) is sent SIGKILL as the parent dies, and ends when it next gets
-    the processor, which a busy machine delays; the stand-in search child sleeps 30 s, so one the
-    signal missed still runs after the wait."""
-    deadline = time.monotonic() + within
-    while (found := running_in(folder)) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    return found
+SIGKILL_BIT = 1 << (signal.SIGKILL - 1)
+PF_EXITING = 0x4  # include/linux/sched.h
+
+
+def _killed(proc: Path) -> bool:
+    """Whether the process /proc/<pid> is exiting or has SIGKILL pending."""
+    status = dict(line.split(":", 1) for line in (proc / "status").read_text().splitlines() if ":" in line)
+    pending = int(status["SigPnd"], 16) | int(status["ShdPnd"], 16)
+    flags = int((proc / "stat").read_text().rsplit(")", 1)[1].split()[6])
+    return bool(pending & SIGKILL_BIT) or bool(flags & PF_EXITING) or status["State"].strip()[0] in "ZX"
 
 
 def build_cli(content: Path | None, site: Path, docs: Path, **env: str) -> subprocess.CompletedProcess:
@@ -265,7 +269,7 @@ def test_killed_build_leaves_the_old_site_or_the_new_one(previous_site, fixture_
     assert site.is_dir(), "the site folder vanished"
     assert digest(site) == expected[after], f"the site folder is not the complete {after} site"
     assert len(leftovers(site)) == left, leftovers(site)
-    assert still_running_in(site.parent) == [], "a child of the killed build still runs"
+    assert running_in(site.parent) == [], "a child of the killed build still runs"
 
     proc = build_cli(FIXTURE, site, docs)
     assert proc.returncode == 0, proc.stderr
