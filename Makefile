@@ -30,8 +30,8 @@ check: $(STAMP)
 	$(BIN)/python -m generator check
 
 lint: $(STAMP)
-	$(BIN)/ruff check generator tests
-	$(BIN)/ruff format --check generator tests
+	$(BIN)/ruff check generator tests bench
+	$(BIN)/ruff format --check generator tests bench
 
 # Browser tests never skip: install Debian's Chromium where we can, else stop with one line.
 chromium:
@@ -50,8 +50,8 @@ test-fast: $(STAMP)  ## everything but the browser tests
 	$(BIN)/python -m pytest -q -m "not browser"
 
 bench: $(STAMP)  ## 1x/10x/50x benchmark; publishes its report as the site's "How fast is it" page
-	$(BIN)/python -m tests.bench
-	$(BIN)/python -m tests.bench_live --append bench-out/results.md
+	$(BIN)/python -m bench
+	$(BIN)/python -m bench.live --append bench-out/results.md
 	cp bench-out/results.md generator/benchmark.md
 
 clean:

@@ -62,6 +62,11 @@ tests; tests/test_site.py checks that no template is missing."""
 TIMEOUT_MS = 10_000
 """Longest wait for any one browser action; a healthy page needs well under a second."""
 
+MATRICES_AT_THE_NEWEST_END = """() => [...document.querySelectorAll(".atlas-matrix-wrap")].every(
+  (wrap) => wrap.scrollLeft + wrap.clientWidth >= wrap.scrollWidth - 1)"""
+"""For page.wait_for_function: every matrix of the page (if any) is scrolled to its newest
+release, as atlas-page.js leaves it once the page is shown."""
+
 
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):
     def log_message(self, format, *args):  # noqa: A002 - the signature http.server calls

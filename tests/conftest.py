@@ -111,7 +111,10 @@ def real_build(tmp_path_factory) -> Iterator[RealBuild]:
 
     def build(url: str) -> None:
         site, docs = out / "site", out / "docs"
-        proc = run_cli("build", "--site", str(site), "--docs", str(docs), env={"SITE_URL": url + SUB_PATH})
+        # The time limit guards against a build that hangs; it bounds no speed: on a machine shared
+        # with other suites the real build has taken more than 300 s.
+        args = ("build", "--site", str(site), "--docs", str(docs))
+        proc = run_cli(*args, env={"SITE_URL": url + SUB_PATH}, timeout=1800)
         assert proc.returncode == 0, proc.stderr
         (root / SUB_PATH.strip("/")).symlink_to(site, target_is_directory=True)
         holder["build"] = RealBuild(site, docs, url + SUB_PATH)

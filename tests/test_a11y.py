@@ -9,19 +9,17 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser import PAGE_KINDS, ROOT, TIMEOUT_MS
+from tests.browser import PAGE_KINDS, TIMEOUT_MS
+from tests.helpers import AXE, BLOCKING
 
 pytestmark = pytest.mark.browser
 
-AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 
 PAGES = [*PAGE_KINDS.values(), "releases/2.9/?q=torch.cat&q-release=2.9"]
 """One page of every kind, and one with the header's search open on its results and filters."""
 
 SCHEMES = {"light": "default", "dark": "slate"}
 """prefers-color-scheme -> the Material scheme the palette in mkdocs.yml picks for it."""
-
-BLOCKING = {"serious", "critical"}
 
 RUN_AXE = """() => axe.run(document, {runOnly: {type: 'tag', values: ['wcag2a', 'wcag2aa']}})
     .then(r => r.violations.map(v => ({

@@ -16,6 +16,7 @@ from generator.build import site_model
 from generator.errors import ContentError
 from generator.import_notes import parse_notes, render_changes_yaml
 from tests.conftest import FIXTURE, real_model, run_cli
+from tests.helpers import line_of
 
 CAT = "`torch.cat` now raises on mismatched dtypes (#301)"
 ALL_REDUCE = "Faster all_reduce (#302, #303)"
@@ -203,16 +204,20 @@ def test_check_refuses_an_alias_that_is_a_live_anchor_or_claimed_twice(content_c
     edit(changes, "    note: Hand-written remark.\n", f"    note: Hand-written remark.\n    anchors: [{live}]\n")
     proc = run_cli("check", "--content", str(content_copy))
     assert proc.returncode == 1 and "Traceback" not in proc.stderr
+    alias, first = line_of(changes, f"anchors: [{live}]"), line_of(changes, "  - section:")
     assert re.match(
-        rf".*changes/2\.8\.yaml:17:\d+: changes\[1\]\.anchors\[0\]: '{live}' is the anchor of the change "
-        r"at line 5 now: remove it here\n",
+        rf".*changes/2\.8\.yaml:{alias}:\d+: changes\[1\]\.anchors\[0\]: '{live}' is the anchor of the change "
+        rf"at line {first} now: remove it here\n",
         proc.stderr,
     ), proc.stderr
     edit(changes, f"anchors: [{live}]", "anchors: [c-0000abcd]")
     edit(changes, "    prs: [301]\n", "    prs: [301]\n    anchors: [c-0000abcd]\n")
     proc = run_cli("check", "--content", str(content_copy))
     assert proc.returncode == 1
-    assert "changes[1].anchors[0]: 'c-0000abcd' is already kept by the change at line 5: keep it once" in proc.stderr
+    assert (
+        f"changes[1].anchors[0]: 'c-0000abcd' is already kept by the change at line {first}: keep it once"
+        in proc.stderr
+    )
     edit(changes, "    anchors: [c-0000abcd]\n    kind", "    anchors: [mesh]\n    kind")
     proc = run_cli("check", "--content", str(content_copy))
     assert proc.returncode == 1

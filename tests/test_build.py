@@ -21,15 +21,7 @@ import pytest
 
 from generator import build as pipeline
 from tests.conftest import FIXTURE, ROOT, real_model, run_cli
-
-
-def tree(root: Path) -> dict[str, str]:
-    """Every file and folder under root: relative path -> sha256 of its bytes ('dir' for folders)."""
-    out = {}
-    for path in sorted(root.rglob("*")):
-        rel = path.relative_to(root).as_posix()
-        out[rel] = "dir" if path.is_dir() else hashlib.sha256(path.read_bytes()).hexdigest()
-    return out
+from tests.helpers import edit, tree
 
 
 def digest(root: Path) -> str:
@@ -41,14 +33,30 @@ def leftovers(site: Path) -> list[str]:
 
 
 def running_in(folder: Path) -> list[str]:
-    """Command lines of the processes that name folder (Pagefind names its input and output)."""
+    """Command lines of the processes that name folder (Pagefind names its input and output) and
+    go on running: a process sent SIGKILL counts as ended. A child that dies with its parent
+    (PR_SET_PDEATHSIG) is sent SIGKILL as the parent dies, and ends only when it next gets the
+    processor, which on a busy machine can be long after the test looks: what tells it is doomed
+    is the pending signal, or the kernel's mark that it is exiting."""
     found = []
-    for cmdline in Path("/proc").glob("[0-9]*/cmdline"):
-        with contextlib.suppress(OSError):
-            args = cmdline.read_bytes().split(b"\0")
-            if any(str(folder).encode() in arg for arg in args):
+    for proc in Path("/proc").glob("[0-9]*"):
+        with contextlib.suppress(OSError):  # it ended meanwhile
+            args = (proc / "cmdline").read_bytes().split(b"\0")
+            if any(str(folder).encode() in arg for arg in args) and not _killed(proc):
                 found.append(b" ".join(args).decode(errors="replace"))
     return found
+
+
+SIGKILL_BIT = 1 << (signal.SIGKILL - 1)
+PF_EXITING = 0x4  # include/linux/sched.h
+
+
+def _killed(proc: Path) -> bool:
+    """Whether the process /proc/<pid> is exiting or has SIGKILL pending."""
+    status = dict(line.split(":", 1) for line in (proc / "status").read_text().splitlines() if ":" in line)
+    pending = int(status["SigPnd"], 16) | int(status["ShdPnd"], 16)
+    flags = int((proc / "stat").read_text().rsplit(")", 1)[1].split()[6])
+    return bool(pending & SIGKILL_BIT) or bool(flags & PF_EXITING) or status["State"].strip()[0] in "ZX"
 
 
 def build_cli(content: Path | None, site: Path, docs: Path, **env: str) -> subprocess.CompletedProcess:
@@ -226,20 +234,36 @@ def killed_build(site: Path, docs: Path, point: str) -> subprocess.CompletedProc
     )
 
 
+@pytest.fixture(scope="module")
+def earlier_site(tmp_path_factory) -> Path:
+    """A complete site that differs from the fixture's, built once: the fixture content with a
+    release summary as an earlier edit had it, plus a page the fixture content no longer has."""
+    out = tmp_path_factory.mktemp("earlier")
+    content = out / "content"
+    shutil.copytree(FIXTURE, content)
+    edit(content, "summary: The second fixture release.", "summary: The second fixture release, as it was.")
+    proc = build_cli(content, out / "site", out / "docs")
+    assert proc.returncode == 0, proc.stderr
+    (out / "site" / "retired").mkdir()
+    (out / "site" / "retired" / "index.html").write_text("<p>A page of an earlier build.</p>\n", encoding="utf-8")
+    return out / "site"
+
+
 @pytest.fixture
-def real_old_site(tmp_path, real_site) -> Path:
-    """A complete site (the real content) at tmp_path/out/site, as a previous build left it."""
+def previous_site(tmp_path, earlier_site) -> Path:
+    """The earlier site at tmp_path/out/site, as a previous build left it."""
     site = tmp_path / "out" / "site"
-    shutil.copytree(real_site, site)
+    shutil.copytree(earlier_site, site)
     return site
 
 
 @pytest.mark.parametrize(("point", "after", "left"), KILL_POINTS)
-def test_killed_build_leaves_the_old_site_or_the_new_one(real_old_site, fixture_site, tmp_path, point, after, left):
+def test_killed_build_leaves_the_old_site_or_the_new_one(previous_site, fixture_site, tmp_path, point, after, left):
     """Killed at any point, the site folder is the complete old site or the complete new one, never
     missing or half-written, and the next build removes what the killed one left."""
-    site, docs = real_old_site, tmp_path / "docs"
+    site, docs = previous_site, tmp_path / "docs"
     expected = {"old": digest(site), "new": digest(fixture_site)}
+    assert expected["old"] != expected["new"]
     proc = killed_build(site, docs, point)
     assert proc.returncode == -signal.SIGKILL, f"not killed at {point}:\n{proc.stderr}"
     assert site.is_dir(), "the site folder vanished"

@@ -6,49 +6,11 @@ from __future__ import annotations
 import html
 import json
 import re
-from html.parser import HTMLParser
 from pathlib import Path
 
 from generator import urls
 from tests.conftest import RealBuild, real_model
-
-
-class _Elements(HTMLParser):
-    """Text of each element with an id (the whole subtree), for one HTML page."""
-
-    VOID = {"br", "img", "input", "meta", "link", "hr", "source", "wbr", "area", "col", "embed", "param", "track"}
-
-    def __init__(self):
-        super().__init__(convert_charrefs=True)
-        self.stack: list[tuple[str, str | None]] = []
-        self.text: dict[str, list[str]] = {}
-
-    def handle_starttag(self, tag, attrs):
-        if tag in self.VOID:
-            return
-        ident = dict(attrs).get("id")
-        if ident:
-            self.text.setdefault(ident, [])
-        self.stack.append((tag, ident))
-
-    def handle_endtag(self, tag):
-        while self.stack:
-            t, _ = self.stack.pop()
-            if t == tag:
-                break
-
-    def handle_data(self, data):
-        for _, ident in self.stack:
-            if ident:
-                self.text[ident].append(data)
-
-
-def _ids(path: Path, cache: dict) -> dict[str, str]:
-    if path not in cache:
-        parser = _Elements()
-        parser.feed(path.read_text(encoding="utf-8"))
-        cache[path] = {k: " ".join("".join(v).split()) for k, v in parser.text.items()}
-    return cache[path]
+from tests.helpers import element_texts
 
 
 def _words(text: str) -> str:
@@ -67,7 +29,7 @@ def test_every_api_change_url_opens_its_own_change(real_build: RealBuild):
         for change in data["change_list"]:
             page, _, anchor = change["url"].removeprefix(base).partition("#")
             assert page == urls.release(data["version"]) and anchor == change["anchor"], change["url"]
-            held = _ids(real_site / page / "index.html", cache).get(anchor)
+            held = element_texts(real_site / page / "index.html", cache).get(anchor)
             assert held is not None, f"{change['url']}: no element with that id"
             assert _words(change["text"]) in re.sub(r"[`*_]", "", held), f"{change['url']} opens another change"
             checked += 1
@@ -83,7 +45,7 @@ def test_every_page_link_to_a_change_opens_it(real_site: Path):
         for item in re.findall(r'<li class="atlas-change">(.*?)</li>', text, re.S):
             href = re.search(r'<a href="([^"]+)">in the release page</a>', item).group(1)
             target, _, anchor = html.unescape(href).partition("#")
-            held = _ids((page.parent / target / "index.html").resolve(), cache)[anchor]
+            held = element_texts((page.parent / target / "index.html").resolve(), cache)[anchor]
             record = " ".join(html.unescape(re.sub(r"<[^>]+>", "", item.split("</p>", 2)[1])).split())[:40]
             assert record in held, f"{page}: {href}"
             checked += 1

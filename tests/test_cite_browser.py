@@ -9,8 +9,7 @@ from generator import cite, urls
 from generator.build import site_model
 from generator.describe import SITE_NAME
 from tests.browser import ROOT, TIMEOUT_MS, watch_page
-from tests.test_a11y import AXE, BLOCKING
-from tests.test_screens import SHOTS
+from tests.helpers import AXE, BLOCKING, SHOTS
 
 pytestmark = pytest.mark.browser
 

@@ -7,6 +7,10 @@ through `python -m generator` the way an author (or an attacker with a pull requ
 
 from __future__ import annotations
 
+import importlib
+import inspect
+import pkgutil
+import re
 import subprocess
 import time
 from collections.abc import Callable
@@ -14,9 +18,12 @@ from pathlib import Path
 
 import pytest
 
-from generator.textfilters import _blocks, _text, rich
+import generator
+from generator import textfilters
+from generator.textfilters import _blocks, rich
 from generator.yamlsrc import MAX_BYTES, MAX_DEPTH
 from tests.conftest import run_cli
+from tests.helpers import line_of, position
 
 REL = "releases/2.8.yaml"
 
@@ -61,6 +68,16 @@ def cli_problems(proc: subprocess.CompletedProcess, content: Path) -> list[str]:
     return lines[:-1]
 
 
+def at(text: str, message: str, rel: str = REL, after: int = 0) -> Callable[[Path], str]:
+    """An expected problem line that points where `text` is in the edited content/rel (`after`
+    characters into it): found, not pinned, so an edit of the fixture does not move it."""
+    return lambda content: f"{rel}:{position(content / rel, text, after)}: {message}"
+
+
+def expected_lines(expected: list, content: Path) -> list[str]:
+    return [line(content) if callable(line) else line for line in expected]
+
+
 def rename(old: str, new: str) -> Callable[[Path], None]:
     return lambda content: (content / old).rename(content / new)
 
@@ -70,7 +87,7 @@ CASES = {
     # YAML syntax
     "indented-too-far": (
         edit("    title: Mesh", "      title: Mesh"),
-        ["releases/2.8.yaml:21:12: YAML syntax error: mapping values are not allowed in this context"],
+        [at("      title: Mesh", "YAML syntax error: mapping values are not allowed in this context", after=11)],
     ),
     "unclosed-quote-at-end": (
         edit(
@@ -93,7 +110,10 @@ CASES = {
     "tab-indent": (
         edit("    summary: A mesh of devices.", "\tsummary: A mesh of devices."),
         [
-            "releases/2.8.yaml:25:1: YAML syntax error: a tab character; YAML indents with spaces only (while scanning a plain scalar that starts at line 24)"
+            lambda c: (
+                f"{REL}:{line_of(c / REL, chr(9))}:1: YAML syntax error: a tab character; YAML indents with spaces "
+                f"only (while scanning a plain scalar that starts at line {line_of(c / REL, chr(9)) - 1})"
+            )
         ],
     ),
     # Bytes that are not text
@@ -111,7 +131,7 @@ CASES = {
     ),
     "escape-byte": (
         edit("    title: Mesh", "    title: \x1b[31mMesh"),
-        ["releases/2.8.yaml:21:12: control character U+001B is not allowed in YAML"],
+        [at("\x1b", "control character U+001B is not allowed in YAML")],
     ),
     # Empty files
     "empty": (write(""), ["releases/2.8.yaml:1:1: file is empty"]),
@@ -145,7 +165,7 @@ CASES = {
             'links: {notes: "https://example.org/notes/2.8"}',
             'links: {notes: "https://example.org/notes/2.8", blgo: "https://example.org/b"}',
         ),
-        ["releases/2.8.yaml:8:49: links.blgo: unknown field 'blgo' (did you mean 'blog'?)"],
+        [at("blgo", "links.blgo: unknown field 'blgo' (did you mean 'blog'?)")],
     ),
     "unknown-key-in-registry": (
         edit("{id: mps, name: MPS,", "{id: mps, nmae: MPS,", "backends.yaml"),
@@ -199,24 +219,33 @@ CASES = {
     "feature-id-with-slash": (
         edit("  - id: mesh", '  - id: "releases/mesh"'),
         [
-            "releases/2.8.yaml:20:9: features[1].id: 'releases/mesh' is not a valid id: use lowercase letters, digits, '.' and '-'"
+            at(
+                '"releases/mesh"',
+                "features[1].id: 'releases/mesh' is not a valid id: use lowercase letters, digits, '.' and '-'",
+            )
         ],
     ),
     "feature-id-with-backslash": (
         edit("  - id: mesh", '  - id: "..\\\\mesh"'),
         [
-            "releases/2.8.yaml:20:9: features[1].id: '..\\\\mesh' is not a valid id: use lowercase letters, digits, '.' and '-'"
+            at(
+                '"..\\\\mesh"',
+                "features[1].id: '..\\\\mesh' is not a valid id: use lowercase letters, digits, '.' and '-'",
+            )
         ],
     ),
     "feature-id-climbing-up": (
         edit("  - id: mesh", '  - id: "../../etc/passwd"'),
         [
-            "releases/2.8.yaml:20:9: features[1].id: '../../etc/passwd' is not a valid id: use lowercase letters, digits, '.' and '-'"
+            at(
+                '"../../etc/passwd"',
+                "features[1].id: '../../etc/passwd' is not a valid id: use lowercase letters, digits, '.' and '-'",
+            )
         ],
     ),
     "feature-id-with-dot-dot": (
         edit("  - id: mesh", "  - id: mesh..x"),
-        ["releases/2.8.yaml:20:9: features[1].id: 'mesh..x' is not a valid id: '..' is not allowed"],
+        [at("mesh..x", "features[1].id: 'mesh..x' is not a valid id: '..' is not allowed")],
     ),
     "backend-id-with-slash": (
         edit("{id: mps,", '{id: "m/ps",', "backends.yaml"),
@@ -229,11 +258,11 @@ CASES = {
     # Links: http(s) only
     "javascript-url": (
         edit('links: {notes: "https://example.org/notes/2.8"}', 'links: {notes: "javascript:alert(1)"}'),
-        ["releases/2.8.yaml:8:16: links.notes: not an http(s) URL: 'javascript:alert(1)'"],
+        [at('"javascript:', "links.notes: not an http(s) URL: 'javascript:alert(1)'")],
     ),
     "javascript-url-mixed-case": (
         edit("    source: https://example.org/2.8\n  - id: mesh", "    source: JaVaScRiPt:alert(1)\n  - id: mesh"),
-        ["releases/2.8.yaml:19:13: features[0].source: not an http(s) URL: 'JaVaScRiPt:alert(1)'"],
+        [at("JaVaScRiPt", "features[0].source: not an http(s) URL: 'JaVaScRiPt:alert(1)'")],
     ),
     "data-url": (
         edit('source: "https://example.org/2.8"}', 'source: "data:text/html;base64,PHNjcmlwdD4="}'),
@@ -267,7 +296,7 @@ CASES = {
     # References to ids that do not exist
     "unknown-tier": (
         edit("tier: api-stable", "tier: api-stabel"),
-        ["releases/2.8.yaml:12:11: features[0].tier: unknown tier 'api-stabel' (did you mean 'api-stable'?)"],
+        [at("api-stabel", "features[0].tier: unknown tier 'api-stabel' (did you mean 'api-stable'?)")],
     ),
     "unknown-backend-in-a-change": (
         edit("    prs: [301]", "    prs: [301]\n    backends: [cdua]", "changes/2.8.yaml"),
@@ -307,7 +336,7 @@ def test_check_points_at_the_problem(content_copy, case):
     mutate, expected = CASES[case]
     mutate(content_copy)
     proc = run_cli("check", "--content", str(content_copy))
-    assert cli_problems(proc, content_copy) == expected
+    assert cli_problems(proc, content_copy) == expected_lines(expected, content_copy)
 
 
 @pytest.mark.parametrize("case", ["nul-byte", "javascript-url", "feature-id-climbing-up", "unknown-tier"])
@@ -317,7 +346,7 @@ def test_build_stops_before_writing_anything(content_copy, tmp_path, case):
     proc = run_cli(
         "build", "--content", str(content_copy), "--site", str(tmp_path / "site"), "--docs", str(tmp_path / "docs")
     )
-    assert cli_problems(proc, content_copy) == expected
+    assert cli_problems(proc, content_copy) == expected_lines(expected, content_copy)
     assert not (tmp_path / "site").exists() and not (tmp_path / "docs").exists()
     assert list(tmp_path.iterdir()) == [content_copy]  # no temporary folders either
 
@@ -366,7 +395,7 @@ def test_alias_inside_a_valid_release_is_refused_where_it_is_written(content_cop
     edit("    source: https://example.org/2.8\n", "    source: *src\n")(content_copy)
     proc = run_cli("check", "--content", str(content_copy))
     assert cli_problems(proc, content_copy) == [
-        "releases/2.8.yaml:26:13: YAML anchors and aliases (*name) are not allowed in content"
+        at("*src", "YAML anchors and aliases (*name) are not allowed in content")(content_copy)
     ]
 
 
@@ -415,20 +444,37 @@ def test_huge_value_in_an_error_is_shortened(content_copy):
     edit("    title: Mesh", "    title: [" + "x" * 3_000_000 + "]")(content_copy)
     proc = run_cli("check", "--content", str(content_copy))
     [line] = cli_problems(proc, content_copy)
-    assert line.startswith("releases/2.8.yaml:21:12: features[1].title: ") and len(line) < 200
+    assert line.startswith(at("title: [", "features[1].title: ", after=7)(content_copy)) and len(line) < 200
 
 
 def _render_cost(body: str) -> float:
-    """The best of three processor-time measurements of rendering `body` inline and as blocks,
-    with the memo caches emptied so each run does the whole work."""
-    best = float("inf")
-    for _ in range(3):
-        _text.cache_clear()
-        started = time.process_time()
-        rich(body)
-        _blocks(body + "\n\n" + body)
-        best = min(best, time.process_time() - started)
-    return best
+    """Processor time to render `body` inline and as blocks, every memo of the package emptied
+    first (generator.clear_caches finds them all), so the run does the whole work."""
+    generator.clear_caches()
+    started = time.process_time()
+    rich(body)
+    _blocks(body + "\n\n" + body)
+    return time.process_time() - started
+
+
+def renders_in_linear_work(unit: str, size: int = 20_000, tries: int = 3) -> tuple[bool, float, float]:
+    """Whether rendering `unit` repeated to `size` characters costs less than 8 times rendering a
+    quarter of it, and the two costs of the last try (seconds of processor time).
+
+    Linear work makes it about 4 times as long; rescanning the rest of the text from every mark
+    makes it 16 times. Each try measures the quarter and then the whole, one right after the
+    other, so both meet the same machine: other processes that slow one try (sharing the
+    processor's caches) slow both its measurements. A try under the bound ends the guard; a
+    quadratic renderer fails every try.
+    """
+    reps = size // len(unit)
+    small = large = 0.0
+    for _ in range(tries):
+        small = max(_render_cost(unit * (reps // 4)), 1e-4)
+        large = _render_cost(unit * reps)
+        if large < 8 * small:
+            return True, small, large
+    return False, small, large
 
 
 @pytest.mark.parametrize("unit", [" *a", "*a ", "**a", "`a", "[a](https://x"])
@@ -436,9 +482,35 @@ def test_long_text_full_of_markup_renders_in_linear_work(unit):
     """A change text may be 20 KB; rendering it may not rescan the text from every `*`.
 
     No wall-clock bound: the cost of a 20 KB text is compared, in this run, with that of a
-    5 KB one. Linear work makes it about 4 times as long; rescanning from every mark (the
-    quadratic bug this guards) makes it 16 times.
+    5 KB one.
     """
-    reps = 20_000 // len(unit)
-    small, large = _render_cost(unit * (reps // 4)), _render_cost(unit * reps)
-    assert large < 8 * max(small, 1e-4), (small, large)
+    linear, small, large = renders_in_linear_work(unit)
+    assert linear, (small, large)
+
+
+def test_the_linear_work_guard_fails_on_the_quadratic_emphasis(monkeypatch):
+    """The guard above earns its place: with `_emphasis`'s bounded span put back to the unbounded
+    lazy one it replaced (each `*` then rescans the rest of the text), the guard fails."""
+    source = inspect.getsource(textfilters._emphasis)
+    assert source.count("(.{1,600}?)") == 1, "the bounded emphasis span moved: update this mutation"
+    namespace: dict = {}
+    exec(source.replace("(.{1,600}?)", "(.+?)"), vars(textfilters), namespace)
+    monkeypatch.setattr(textfilters, "_emphasis", namespace["_emphasis"])
+    try:
+        linear, small, large = renders_in_linear_work(" *a")
+    finally:
+        generator.clear_caches()  # no memo keeps what the mutant rendered
+    assert not linear, (small, large)
+
+
+def test_clear_caches_empties_every_memo_in_the_package():
+    """Every memo decorator written in generator/ is one cache that clear_caches empties: a
+    new memo cannot make the guard above measure a cache hit."""
+    for module in pkgutil.walk_packages(generator.__path__, "generator."):
+        importlib.import_module(module.name)
+    decorator = re.compile(r"^\s*@(?:functools\.)?(?:lru_cache|cache)\b", re.MULTILINE)
+    written = sum(
+        len(decorator.findall(p.read_text(encoding="utf-8"))) for p in Path(generator.__file__).parent.rglob("*.py")
+    )
+    assert written > 0
+    assert generator.clear_caches() == written

@@ -20,21 +20,14 @@ from generator.model import HAND_WRITTEN
 from generator.writer import write_atomic
 from generator.yamlsrc import MAX_BYTES, MAX_DEPTH
 from tests.conftest import run_cli
+from tests.helpers import NOTES_FILES, SOURCES
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN_DIR = ROOT / "tests" / "golden" / "import_notes"
 CHANGES_DIR = ROOT / "content" / "changes"
 SCHEMA = json.loads((ROOT / "generator" / "schemas" / "changes.schema.json").read_text(encoding="utf-8"))
 # The official documents the content is written from, kept in the project (content/sources/INDEX.md).
-SOURCES = ROOT / "content" / "sources"
 REAL_RELEASES = ["2.5", "2.6", "2.7", "2.8", "2.9", "2.10", "2.11", "2.12", "2.13", "2.14"]
-# The GitHub release notes of each release, as content/sources/INDEX.md names them.
-NOTES_FILES = {
-    "2.0": "release-notes-v2.0.0.draft.md",
-    "2.3": "release-notes-v2.3.0.sql-copy.md",
-    "2.4": "release-notes-v2.4.0.partial.md",
-    "2.5": "release-notes-v2.5.0.scraped-copy.md",
-}
 # Releases imported from what is at hand of their notes: a draft, an SQL copy, three sections.
 PARTIAL_RELEASES = ["2.0", "2.3", "2.4"]
 GOLDEN_INPUTS = sorted(p.name for p in GOLDEN_DIR.glob("*.md"))

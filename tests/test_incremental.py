@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import datetime
+import json
 import operator
 import random
+import re
 import shutil
 from pathlib import Path
 
@@ -12,7 +14,9 @@ import pytest
 import yaml
 
 from generator import build
+from generator.errors import ContentError
 from generator.render import render_all
+from generator.schema import SCHEMA_DIR
 from tests.conftest import FIXTURE, ROOT
 
 EDITS = [
@@ -87,7 +91,8 @@ def test_an_edit_to_a_release_summary_computes_again_only_what_holds_that_releas
     assert after.latest.summary.startswith("Edited.") and after.latest is not before.latest
     assert after.releases[:-1] == before.releases[:-1]
     assert all(map(operator.is_, after.releases[:-1], before.releases[:-1]))  # load kept the other files' releases
-    assert after.latest.entries is before.latest.entries or after.latest.entries == before.latest.entries
+    # 2.14's file was read again, so its entries are new objects: equal ones, the summary aside.
+    assert after.latest.entries == before.latest.entries
     # Made from entries, catalogue and change lists, none of which changed: the same objects.
     for name in ("features", "timeline", "contributors", "ledger", "symbol_pages", "entries_by_tier", "tier_levels"):
         assert getattr(after, name) is getattr(before, name), name
@@ -233,6 +238,213 @@ def test_random_edits_regenerate_exactly_what_a_full_render_writes(tmp_path):
         fresh.append(len(preview.rendered.fresh))
     assert min(fresh) < len(preview.rendered.built_from), fresh  # it did keep pages: the test tests something
     assert {d.split(": ")[-1].split()[0] for d in done} >= {"entry", "change", "catalogue", "date"}
+
+
+# --- Every kind of field: an edit of each, live preview writes what a full render writes ---------
+
+
+def _leaves(data, path: tuple = ()):
+    """(path, value) of every field of a content file; a list of scalars is one field."""
+    if isinstance(data, dict):
+        for key, value in data.items():
+            yield from _leaves(value, (*path, key))
+    elif isinstance(data, list) and data and all(isinstance(x, dict | list) for x in data):
+        for i, value in enumerate(data):
+            yield from _leaves(value, (*path, i))
+    else:
+        yield path, data
+
+
+def _kind(rel: str, path: tuple) -> str:
+    """A field's kind: its file's kind and its path, list positions left out
+    (`releases/*.yaml: features[].tier`)."""
+    folder, _, name = rel.rpartition("/")
+    where = f"{folder}/*.yaml" if folder else name
+    return where + ": " + ".".join("[]" if isinstance(p, int) else p for p in path).replace(".[]", "[]")
+
+
+def _fields(content: Path) -> dict[str, list[tuple[str, tuple, object]]]:
+    """Every field of the content, by kind: (file, path, value) of each."""
+    kinds: dict[str, list] = {}
+    for file in sorted(content.rglob("*.yaml")):
+        rel = file.relative_to(content).as_posix()
+        for path, value in _leaves(yaml.safe_load(file.read_text(encoding="utf-8"))):
+            kinds.setdefault(_kind(rel, path), []).append((rel, path, value))
+    return kinds
+
+
+def _bumped(value: str) -> list[str]:
+    """A partial date one month on ("2025-06" -> "2025-07"); else the value with its last number
+    one up and one down ("3.9" -> "3.10", "3.8"; "C++17" -> "C++18", "C++16")."""
+    if re.fullmatch(r"\d{4}-\d{2}(-\d{2})?", value):
+        year, month, *day = value.split("-")
+        return ["-".join([year, f"{int(month) % 12 + 1:02}", *day])]
+    numbers = list(re.finditer(r"\d+", value))
+    if not numbers:
+        return []
+    last = numbers[-1]
+    return [
+        value[: last.start()] + str(int(last[0]) + d) + value[last.end() :] for d in (1, -1) if int(last[0]) + d >= 0
+    ]
+
+
+SCHEMAS = {"releases": "release", "changes": "changes", "features": "features"}
+
+
+def _enum(kind: str) -> list:
+    """The values the file's JSON Schema allows the field, when it lists them."""
+    where, _, path = kind.partition(": ")
+    name = SCHEMAS.get(where.split("/")[0], where.removesuffix(".yaml"))
+    node = json.loads((SCHEMA_DIR / f"{name}.schema.json").read_text(encoding="utf-8"))
+    for part in re.findall(r"[^.\[\]]+|\[\]", path):
+        node = node.get("items", {}) if part == "[]" else node.get("properties", {}).get(part, {})
+    return list(node.get("enum", node.get("items", {}).get("enum", [])))
+
+
+def _candidates(value, others: list, step: int) -> list:
+    """New values for a field, the likeliest to be valid first: the value changed as its type
+    allows, then the other values its kind holds elsewhere in the content (or its schema allows)."""
+    if isinstance(value, bool):
+        own = [not value]
+    elif isinstance(value, int):
+        own = [value + 1]
+    elif isinstance(value, datetime.date):
+        own = [value - datetime.timedelta(days=1), value + datetime.timedelta(days=1)]
+    elif isinstance(value, list):
+        seen = [x for other in others if isinstance(other, list) for x in other if x not in value]
+        own = [[*value, seen[0]]] if seen else []
+        own += [value[:-1]] if value else []
+        if all(isinstance(x, int) for x in value):  # PR numbers, or an empty list of anything
+            own.append([*value, 900 + step])
+        if all(isinstance(x, str) for x in value):
+            own.append([*value, f"edit-{step}"])
+    elif isinstance(value, str) and value.startswith("https://"):
+        own = [value.rstrip("/") + f"/edit-{step}"]
+    elif isinstance(value, str):
+        own = [*_bumped(value), f"{value} Edit {step}.", f"{value}{step}"]
+    else:
+        own = []
+    return own + [other for other in others if other != value]
+
+
+def _set(content: Path, rel: str, path: tuple, value) -> None:
+    def change(data):
+        node = data
+        for p in path[:-1]:
+            node = node[p]
+        node[path[-1]] = value
+
+    _rewrite(content / rel, change)
+
+
+def _renamed(content: Path, old: str, new: str) -> None:
+    """Every field that holds `old` (alone or in a list) holds `new` instead: an id renamed."""
+    for kind in _fields(content).values():
+        for rel, path, value in kind:
+            if value == old:
+                _set(content, rel, path, new)
+            elif isinstance(value, list) and old in value:
+                _set(content, rel, path, [new if x == old else x for x in value])
+
+
+def _valid(content: Path) -> bool:
+    try:
+        build.site_model(content)
+    except ContentError:
+        return False
+    return True
+
+
+def _edit_field(content: Path, kind: str, step: int) -> str | None:
+    """Give one field of `kind` a new value that the content accepts (an id is renamed wherever
+    it is used); return what was done, or None when no tried value is accepted (the files are
+    then as they were)."""
+    fields = _fields(content)[kind]
+    rel, path, value = fields[step % len(fields)]
+    saved = {p: p.read_bytes() for p in content.rglob("*.yaml")}
+    others = [v for _, _, v in fields] + _enum(kind) + OTHER_VALUES.get(kind, [])
+    tries = [(new, False) for new in _candidates(value, others, step)]
+    if isinstance(value, str) and re.fullmatch(r"[a-z][a-z0-9.-]*", value):
+        tries.append((f"{value}-renamed-{step}", True))
+    for new, rename in tries:
+        if rename:
+            _renamed(content, value, new)
+        else:
+            _set(content, rel, path, new)
+        if _valid(content):
+            return f"{rel} {kind.split(': ')[1]}: {value!r} -> {new!r}"
+        for p, data in saved.items():
+            p.write_bytes(data)
+    return None
+
+
+OTHER_VALUES = {
+    # Values no field of the fixture holds and no schema lists, that the content accepts.
+    "tiers.yaml: tiers[].abbr": ["Q", "X"],
+    "releases/*.yaml: compatibility.cuda_experimental": [[{"version": "12.8", "cudnn": "9.7.1.26"}]],
+    "symbols.yaml: retired[].successor": ["torch.compile"],
+}
+
+UNEDITABLE = {
+    # A release's version is its file's name (releases/2.8.yaml, changes/2.8.yaml): changing it
+    # is adding one release and removing another, not an edit of a field.
+    "releases/*.yaml: version": "the file's name",
+    "changes/*.yaml: release": "the file's name",
+    # The two vocabularies' ids are a closed list in the schemas, and a release's vocabulary
+    # follows from its date (tiers.yaml's from/until): neither changes alone.
+    "tiers.yaml: vocabularies[].id": "a closed list",
+    "releases/*.yaml: tier_vocabulary": "follows from the release's date",
+    # The module page that listed a retired name follows from the name.
+    "symbols.yaml: retired[].page": "follows from the name",
+}
+
+
+RETIRED = """# API symbols the fixture retires (a comment line: _rewrite keeps a file's first line)
+retired:
+  - {name: torch.catt, page: torch, successor: torch.cat}
+  - {name: torch.widget, page: torch, reason: A name the notes cut short.}
+"""
+
+SHOWN_NOWHERE = {
+    # Fields whose edit here writes no generated file, and a full render agrees: no page shows
+    # the sources of the counts and of the change lists or the areas' descriptions, and the tier
+    # equivalence the edit adds comes after the one pages use (model.tier_in takes the first).
+    "areas.yaml: areas[].description",
+    "changes/*.yaml: source",
+    "releases/*.yaml: counts.source",
+    "tiers.yaml: tiers[].equivalent",
+}
+
+
+def test_an_edit_of_every_kind_of_field_regenerates_exactly_what_a_full_render_writes(tmp_path):
+    """Each kind of field the content holds (every file, every key, list positions aside) gets one
+    new value the content accepts, one after another in one live preview; after each, the
+    generated files equal a full render's."""
+    content, docs = tmp_path / "content", tmp_path / "docs"
+    shutil.copytree(FIXTURE, content)
+    preview = build.Preview()
+    build.generate(content, docs, preview)
+    # The fixture retires no API symbol: the first edit adds symbols.yaml, so its fields are edited too.
+    (content / "symbols.yaml").write_text(RETIRED, encoding="utf-8")
+    build.generate(content, docs, preview)
+    assert _on_disk(docs) == _full(content)
+    kinds = sorted(_fields(content))
+    done, refused, unseen = [], [], []
+    for step, kind in enumerate(kinds):
+        if kind in UNEDITABLE:
+            continue
+        what = _edit_field(content, kind, step)
+        if what is None:
+            refused.append(kind)
+            continue
+        done.append(what)
+        _, written = build.generate(content, docs, preview)
+        assert _on_disk(docs) == _full(content), done
+        if not written:
+            unseen.append(kind)
+    assert refused == [], f"no new value of these fields was accepted: {refused}"
+    assert set(unseen) == SHOWN_NOWHERE, "the fields whose edit changed no generated file changed"
+    assert len(done) == len(kinds) - len(UNEDITABLE) >= 73, done
 
 
 # --- What live preview keeps between saves ------------------------------------------------------

@@ -11,116 +11,14 @@ from __future__ import annotations
 
 import html.parser
 import re
-import shutil
 from collections import Counter
 from pathlib import Path
 
 import pytest
-import yaml
 
 from tests.browser import new_page, search, serve, watch_page
-from tests.conftest import FIXTURE, run_cli
-
-PAYLOADS = (
-    "<script>alert(1)</script>",
-    "<img src=x onerror=alert(1)>",
-    "[x](javascript:alert(1))",
-    "{{ 7*7 }}",
-    "{% raw %}{% endraw %}{# c #}",
-    "| a | b |",
-    "# heading",
-    "```",
-    "!!! note",
-    "<!--",
-    "&lt;b&gt;",
-)
-INLINE = " ".join(PAYLOADS)
-UNPAIRED = " ".join(p for p in PAYLOADS if p != "```")  # after a leading ```: two would make a `code` span
-CHANGE_TEXT = "\n".join(
-    [
-        f"Change {INLINE}",
-        "",
-        "# heading",
-        "",
-        "| a | b |",
-        "|---|---|",
-        "| c | d |",
-        "",
-        "!!! note",
-        "    admonition body",
-        "",
-        "<script>alert(1)</script>",
-        "",
-        "{{ 7*7 }} {% if true %}yes{% endif %}",
-    ]
-)
-UNCLOSED_FENCE = "Faster all_reduce\n```\n<script>alert(1)</script>\n\n# not a heading\n</li></ul><h1>out</h1>"
-# Contributor names are limited to 100 characters; two names carry every payload.
-NAMES = (" ".join(PAYLOADS[:3]), " ".join(PAYLOADS[3:]))
-TITLE_PAYLOAD = '</title><script>alert(1)</script><img src=x onerror=alert(2)>"'
-
-
-def hostile_content(dest: Path, *, front_matter: bool = False) -> Path:
-    """The fixture content with payloads in every text field; same ids, pages and counts.
-
-    front_matter: also in the fields that become a page's front-matter `title`/`description`
-    (a feature's first title, a backend's name and vendor).
-    """
-    shutil.copytree(FIXTURE, dest)
-
-    def rewrite(rel: str, change) -> None:
-        path = dest / rel
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-        change(data)
-        path.write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True), encoding="utf-8")
-
-    def release_2_7(r):
-        r["summary"] = f"```First {UNPAIRED}"
-        r["features"][0]["contributors"] = [NAMES[0]]
-        r["features"][1]["summary"] = f"Old {INLINE}"
-        r["patches"][0]["summary"] = f"Patch {INLINE}"
-
-    def release_2_8(r):
-        r["summary"] = f"# Summary {INLINE}"  # a payload first: it would start a Markdown block
-        widget, mesh = r["features"]
-        widget["title"] = f"# Title {INLINE}"  # not its first announcement: not the page title
-        widget["summary"] = f"!!! note Feature {INLINE}"
-        widget["contributors"] = list(NAMES)
-        mesh["summary"] = "| a | b |"
-        mesh["reason"] = f"| Reason | {INLINE}"
-        if front_matter:
-            mesh["title"] = f"Mesh {TITLE_PAYLOAD}"
-
-    def changes(c):
-        c["changes"][0]["text"] = CHANGE_TEXT
-        c["changes"][0]["note"] = f"Note {INLINE}"
-        # a quoted value is a valid restore whatever it holds; it still names torch.cat, so its symbol page stays
-        c["changes"][0]["restore"] = f"torch.cat='{INLINE}'"
-        c["changes"][1]["text"] = UNCLOSED_FENCE
-        c["changes"][1]["area"] = f"Distributed › {INLINE}"
-
-    def backends(b):
-        cuda = b["backends"][0]
-        cuda["description"] = f"Desc {INLINE}"
-        if front_matter:
-            cuda["name"] = f"CUDA {TITLE_PAYLOAD}"[:80]
-            cuda["vendor"] = 'NVIDIA " onmouseover="alert(3)'
-
-    def areas(a):
-        a["areas"][0]["name"] = "Compiler <script>alert(1)</script> {{ 7*7 }} | x |"
-        a["areas"][0]["description"] = f"Area {INLINE}"
-
-    def tiers(t):
-        t["tiers"][0]["description"] = f"<!-- Tier {INLINE}"
-        t["vocabularies"][0]["description"] = f"Vocabulary {INLINE}"
-
-    rewrite("releases/2.7.yaml", release_2_7)
-    rewrite("releases/2.8.yaml", release_2_8)
-    rewrite("changes/2.8.yaml", changes)
-    rewrite("backends.yaml", backends)
-    rewrite("areas.yaml", areas)
-    rewrite("tiers.yaml", tiers)
-    return dest
+from tests.conftest import run_cli
+from tests.helpers import INLINE, NAMES, UNPAIRED, hostile_content
 
 
 def build(out: Path, content: Path) -> Path:

@@ -6,25 +6,14 @@ from pathlib import Path
 
 import pytest
 
-from generator.errors import ContentError
 from generator.load import load
 from tests.conftest import run_cli
-
-REL = Path("releases/2.8.yaml")
-CATALOGUE = Path("features/fixture.yaml")
+from tests.helpers import CATALOGUE, REL, edit, line_of, position, problems
 
 
-def problems(content: Path) -> list[str]:
-    with pytest.raises(ContentError) as info:
-        load(content)
-    return [str(p).replace(str(content) + "/", "") for p in info.value.problems]
-
-
-def edit(content: Path, old: str, new: str, rel: Path = REL) -> None:
-    path = content / rel
-    text = path.read_text(encoding="utf-8")
-    assert old in text, old
-    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+def at(content: Path, text: str, after: int = 0, rel: Path = REL) -> str:
+    """`rel:line:col` of `text` in the (edited) content: where a problem about it points."""
+    return f"{rel.as_posix()}:{position(content / rel, text, after)}"
 
 
 def test_fixture_is_valid(content_copy):
@@ -46,7 +35,7 @@ def test_unquoted_version_is_refused_with_its_position(content_copy):
 def test_unknown_key_suggests_the_right_one(content_copy):
     edit(content_copy, "    tier: api-stable", "    teir: api-stable")
     assert problems(content_copy) == [
-        "releases/2.8.yaml:12:5: features[0].teir: unknown field 'teir' (did you mean 'tier'?)"
+        f"{at(content_copy, 'teir:')}: features[0].teir: unknown field 'teir' (did you mean 'tier'?)"
     ]
 
 
@@ -55,31 +44,32 @@ def test_unknown_tier_backend_and_area_ids(content_copy):
     edit(content_copy, "backends: [cuda]", "backends: [cdua]")
     edit(content_copy, "    area: compiler\n    about: A mesh", "    area: compilr\n    about: A mesh", CATALOGUE)
     assert problems(content_copy) == [
-        "features/fixture.yaml:19:11: features[3].area: unknown area 'compilr' (did you mean 'compiler'?)",
-        "releases/2.8.yaml:12:11: features[0].tier: unknown tier 'api-stabel' (did you mean 'api-stable'?)",
-        "releases/2.8.yaml:14:16: features[0].backends[0]: unknown backend 'cdua' (did you mean 'cuda'?)",
+        f"{at(content_copy, 'compilr', rel=CATALOGUE)}: features[3].area: unknown area 'compilr' (did you mean 'compiler'?)",
+        f"{at(content_copy, 'api-stabel')}: features[0].tier: unknown tier 'api-stabel' (did you mean 'api-stable'?)",
+        f"{at(content_copy, 'cdua')}: features[0].backends[0]: unknown backend 'cdua' (did you mean 'cuda'?)",
     ]
 
 
 def test_enum_value_gets_did_you_mean(content_copy):
     edit(content_copy, "change: promoted", "change: promted")
     [line] = problems(content_copy)
-    assert line.startswith("releases/2.8.yaml:13:13: features[0].change: 'promted' is not one of new, promoted")
+    assert line.startswith(f"{at(content_copy, 'promted')}: features[0].change: 'promted' is not one of new, promoted")
     assert line.endswith("(did you mean 'promoted'?)")
 
 
 def test_duplicate_feature_id(content_copy):
     edit(content_copy, "  - id: mesh", "  - id: widget-compiler")
-    assert (
-        "releases/2.8.yaml:20:9: features[1].id: duplicate feature id 'widget-compiler' (first at line 10)"
-        in problems(content_copy)
+    second = at(content_copy, "id: widget-compiler\n    title: Mesh", after=4)
+    first = line_of(content_copy / REL, "id: widget-compiler")
+    assert f"{second}: features[1].id: duplicate feature id 'widget-compiler' (first at line {first})" in problems(
+        content_copy
     )
 
 
 def test_duplicate_yaml_key(content_copy):
     edit(content_copy, "    title: Mesh\n", "    title: Mesh\n    title: Mesh again\n")
     assert problems(content_copy) == [
-        "releases/2.8.yaml:22:5: duplicate key 'title' (YAML would silently keep only the last one)"
+        f"{at(content_copy, 'title: Mesh again')}: duplicate key 'title' (YAML would silently keep only the last one)"
     ]
 
 
@@ -94,7 +84,7 @@ def test_tier_going_backwards_needs_a_reason(content_copy):
     edit(content_copy, "tier: api-stable\n    change: promoted", "tier: prototype\n    change: demoted")
     edit(content_copy, "tier_vocabulary: api-stability", "tier_vocabulary: maturity")
     assert problems(content_copy) == [
-        "releases/2.8.yaml:12:11: features[0].tier: 'widget-compiler' goes from Beta in 2.7 back to Prototype: add a `reason:`"
+        f"{at(content_copy, 'prototype')}: features[0].tier: 'widget-compiler' goes from Beta in 2.7 back to Prototype: add a `reason:`"
     ]
     edit(content_copy, "    change: demoted\n", "    change: demoted\n    reason: Rewritten from scratch.\n")
     load(content_copy)
@@ -102,41 +92,47 @@ def test_tier_going_backwards_needs_a_reason(content_copy):
 
 def test_pr_numbers_must_be_positive_integers(content_copy):
     edit(content_copy, "prs: 201", "prs: [201, -5]")
-    assert problems(content_copy) == ["releases/2.8.yaml:17:16: features[0].prs[1]: must be a positive integer, not -5"]
+    assert problems(content_copy) == [
+        f"{at(content_copy, '-5')}: features[0].prs[1]: must be a positive integer, not -5"
+    ]
 
 
 @pytest.mark.parametrize("bad", ["javascript:alert(1)", "data:text/html,hi", "vbscript:msgbox", "ftp://example.org/x"])
 def test_urls_must_be_http(content_copy, bad):
     edit(content_copy, "    source: https://example.org/2.8\n  - id: mesh", f"    source: '{bad}'\n  - id: mesh")
-    assert problems(content_copy) == [f"releases/2.8.yaml:19:13: features[0].source: not an http(s) URL: '{bad}'"]
+    assert problems(content_copy) == [f"{at(content_copy, repr(bad))}: features[0].source: not an http(s) URL: '{bad}'"]
 
 
 @pytest.mark.parametrize("bad", ["a/b", "a\\\\b", "a..b", "../x", "Widget"])
 def test_ids_must_be_slugs(content_copy, bad):
     edit(content_copy, "  - id: mesh", f'  - id: "{bad}"')
     [line] = problems(content_copy)
-    assert line.startswith("releases/2.8.yaml:20:9: features[1].id: ")
+    place = at(content_copy, f'"{bad}"')
+    assert line.startswith(f"{place}: features[1].id: ")
     assert "not a valid id" in line
 
 
 def test_missing_required_field(content_copy):
     edit(content_copy, "    summary: A mesh of devices.\n", "")
-    assert problems(content_copy) == ["releases/2.8.yaml:20:5: features[1]: missing required field 'summary'"]
+    assert problems(content_copy) == [f"{at(content_copy, 'id: mesh')}: features[1]: missing required field 'summary'"]
 
 
 def test_malformed_yaml(content_copy):
     edit(content_copy, "summary: The second fixture release.", "summary: [unclosed")
     [line] = problems(content_copy)
-    # libyaml and pure-Python PyYAML word the problem differently; the position is what matters.
-    assert line.startswith("releases/2.8.yaml:8:6: YAML syntax error: ")
+    # libyaml and pure-Python PyYAML word the problem differently; the position is what matters:
+    # the colon of the next line's key, in a sequence that never closed.
+    opened = line_of(content_copy / REL, "[unclosed")
+    after = (content_copy / REL).read_text(encoding="utf-8").splitlines()[opened]
+    assert line.startswith(f"releases/2.8.yaml:{opened + 1}:{after.index(':') + 1}: YAML syntax error: ")
     assert "expected ',' or ']'" in line
-    assert line.endswith("(while parsing a flow sequence that starts at line 7)")
+    assert line.endswith(f"(while parsing a flow sequence that starts at line {opened})")
 
 
 def test_tab_indentation(content_copy):
     edit(content_copy, "    title: Mesh", "\ttitle: Mesh")
     [line] = problems(content_copy)
-    assert line.startswith("releases/2.8.yaml:21:1: YAML syntax error")
+    assert line.startswith(f"{at(content_copy, chr(9) + 'title')}: YAML syntax error")
     assert "tab" in line
 
 
@@ -163,8 +159,8 @@ def test_every_error_in_one_run(content_copy):
     (content_copy / "releases/2.7.yaml").write_text("", encoding="utf-8")
     assert [p.split(":")[0] + ":" + p.split(":")[1] for p in problems(content_copy)] == [
         "releases/2.7.yaml:1",
-        "releases/2.8.yaml:12",
-        "releases/2.8.yaml:22",
+        f"releases/2.8.yaml:{line_of(content_copy / REL, 'teir:')}",
+        f"releases/2.8.yaml:{line_of(content_copy / REL, 'change: nova')}",
     ]
 
 
@@ -175,7 +171,7 @@ def test_cli_exit_codes_and_no_traceback(content_copy):
     bad = run_cli("check", "--content", str(content_copy))
     assert bad.returncode == 1
     assert "Traceback" not in bad.stderr
-    assert "releases/2.8.yaml:12:11: features[0].tier: unknown tier 'nope'" in bad.stderr
+    assert f"{at(content_copy, 'nope')}: features[0].tier: unknown tier 'nope'" in bad.stderr
     usage = run_cli("check", "--content", str(content_copy / "missing"))
     assert usage.returncode == 2 and "Traceback" not in usage.stderr
 
@@ -199,7 +195,7 @@ def test_a_change_tagged_with_an_unknown_feature_is_refused_with_a_did_you_mean(
 def test_release_entry_must_name_a_catalogue_feature(content_copy):
     edit(content_copy, "  - id: mesh", "  - id: meshh")
     assert problems(content_copy) == [
-        "releases/2.8.yaml:20:9: features[1].id: unknown feature 'meshh': add it to features/*.yaml (did you mean 'mesh'?)"
+        f"{at(content_copy, 'meshh')}: features[1].id: unknown feature 'meshh': add it to features/*.yaml (did you mean 'mesh'?)"
     ]
 
 
@@ -207,16 +203,16 @@ def test_a_former_id_names_the_feature_to_use(content_copy):
     edit(content_copy, "    about: A mesh of devices.", "    aliases: [grid]\n    about: A mesh of devices.", CATALOGUE)
     edit(content_copy, "  - id: mesh", "  - id: grid")
     assert problems(content_copy) == [
-        "releases/2.8.yaml:20:9: features[1].id: 'grid' is a former id of 'mesh': use mesh"
+        f"{at(content_copy, 'id: grid', after=4)}: features[1].id: 'grid' is a former id of 'mesh': use mesh"
     ]
 
 
 def test_unknown_parent_gets_did_you_mean(content_copy):
     edit(content_copy, "    parent: widgets", "    parent: widget", CATALOGUE)
     assert problems(content_copy) == [
-        "features/fixture.yaml:3:9: features[0].id: feature 'widgets' is announced by no release and has no members: "
+        f"{at(content_copy, 'widgets', rel=CATALOGUE)}: features[0].id: feature 'widgets' is announced by no release and has no members: "
         "remove it or add an entry",
-        "features/fixture.yaml:10:13: features[1].parent: unknown parent 'widget' (did you mean 'widgets'?)",
+        f"{at(content_copy, 'parent: widget', after=8, rel=CATALOGUE)}: features[1].parent: unknown parent 'widget' (did you mean 'widgets'?)",
     ]
 
 
@@ -228,7 +224,7 @@ def test_a_loop_of_parents_is_refused_once(content_copy):
         CATALOGUE,
     )
     assert problems(content_copy) == [
-        "features/fixture.yaml:11:13: features[1].parent: parents form a loop: widgets -> widget-compiler -> widgets"
+        f"{at(content_copy, 'parent: widgets', after=8, rel=CATALOGUE)}: features[1].parent: parents form a loop: widgets -> widget-compiler -> widgets"
     ]
 
 
@@ -237,7 +233,7 @@ def test_a_loop_of_parents_is_refused_once(content_copy):
     [
         (
             "{id: mesh, name: Mesh again, area: compiler, about: Twice.}",
-            "feature 'mesh' is defined twice (first in features/fixture.yaml:17)",
+            "feature 'mesh' is defined twice (first in features/fixture.yaml:{first})",
         ),
         (
             "{id: orphan, name: Orphan, area: compiler, about: Nobody announces it.}",
@@ -248,8 +244,10 @@ def test_a_loop_of_parents_is_refused_once(content_copy):
 )
 def test_a_catalogue_feature_defined_twice_or_unused_is_refused(content_copy, item, message):
     path = content_copy / CATALOGUE
+    first = line_of(path, "id: mesh")
     path.write_text(path.read_text() + f"  - {item}\n")
-    assert problems(content_copy) == [f"features/fixture.yaml:21:10: features[4].id: {message}"]
+    place = at(content_copy, item, after=5, rel=CATALOGUE)
+    assert problems(content_copy) == [f"{place}: features[4].id: {message.format(first=first)}"]
 
 
 def test_a_change_tagged_with_an_unknown_feature(content_copy):
@@ -267,7 +265,7 @@ def test_a_change_tagged_with_an_unknown_feature(content_copy):
 def test_area_in_a_release_entry_points_to_the_catalogue(content_copy):
     edit(content_copy, "    highlight: false\n    summary: A mesh", "    area: compiler\n    summary: A mesh")
     [line] = problems(content_copy)
-    assert line.startswith("releases/2.8.yaml:24:5: features[1].area: ")
+    assert line.startswith(f"{at(content_copy, 'area: compiler')}: features[1].area: ")
     assert "features/*.yaml" in line
 
 
@@ -282,10 +280,10 @@ def test_an_alias_that_is_another_features_live_id_is_refused(content_copy):
         CATALOGUE,
     )
     assert problems(content_copy) == [
-        "features/fixture.yaml:20:15: features[3].aliases[0]: alias 'widgets' of 'mesh' is the live id of feature "
+        f"{at(content_copy, '[widgets]', after=1, rel=CATALOGUE)}: features[3].aliases[0]: alias 'widgets' of 'mesh' is the live id of feature "
         "'widgets': an alias keeps a former id's address, and this one already opens 'widgets' (rename 'widgets', "
         "or drop the alias)",
-        "releases/2.7.yaml:24:15: features[0].aliases[0]: alias 'mesh' of 'widget-compiler' is the live id of feature "
+        f"{at(content_copy, '[mesh]', after=1, rel=rel)}: features[0].aliases[0]: alias 'mesh' of 'widget-compiler' is the live id of feature "
         "'mesh': an alias keeps a former id's address, and this one already opens 'mesh' (rename 'mesh', or drop the "
         "alias)",
     ]
@@ -303,8 +301,8 @@ def test_a_restore_that_cannot_be_typed_is_refused_with_a_suggestion(content_cop
     )
     found = problems(content_copy)
     assert [p.split(" restore '")[0] for p in found] == [
-        "changes/2.8.yaml:11:14: changes[0].restore:",
-        "changes/2.8.yaml:17:14: changes[1].restore:",
+        f"{at(content_copy, 'add ATEN', rel=rel)}: changes[0].restore:",
+        f"{at(content_copy, 'restore: grad_placements', after=9, rel=rel)}: changes[1].restore:",
     ]
     assert found[0].endswith("(did you mean 'max_autotune_gemm_backends=<old value>'?)")
     assert found[1].endswith("(did you mean 'grad_placements=<old value>'?)")
@@ -342,7 +340,7 @@ def test_a_change_that_asks_nothing_may_not_sit_in_the_breaking_section(content_
     edit(content_copy, "    kind: behaviour-change\n", "    kind: no-action\n", rel)
     edit(content_copy, "    note: Hand-written remark.", "    note: Hand-written remark.\n    kind: no-action", rel)
     assert problems(content_copy) == [
-        "changes/2.8.yaml:9:11: changes[0].kind: kind 'no-action' says the change asks nothing, but it sits in the "
+        f"{at(content_copy, 'no-action', rel=rel)}: changes[0].kind: kind 'no-action' says the change asks nothing, but it sits in the "
         "bc-breaking section: use one of api-removed, behaviour-change, default-change, build-packaging, numerics "
         "(did you mean 'behaviour-change'?)"
     ]

@@ -111,7 +111,8 @@ def test_the_real_2_14_page_lists_what_2_14_1_fixes(real_build: RealBuild):
 
 def test_the_words_written_about_a_patch_are_our_own():
     """Its summary and its fixes' notes share no run of 8 words with its notes."""
-    from tests.test_own_words import _runs, _words
+    from tests.helpers import runs as _runs
+    from tests.helpers import words_of as _words
 
     site = real_model()
     notes = (Path(__file__).parents[1] / "content/sources/release-notes-v2.14.1.md").read_text(encoding="utf-8")

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser import PAGE_KINDS, ROOT, TIMEOUT_MS, watch_page
+from tests.browser import MATRICES_AT_THE_NEWEST_END, PAGE_KINDS, TIMEOUT_MS, watch_page
 from tests.conftest import LATEST
+from tests.helpers import SHOTS
 
 pytestmark = pytest.mark.browser
 
-SHOTS = ROOT / "tests" / "artifacts" / "screens"
 
 PAGES = list(PAGE_KINDS.values())
 
@@ -49,7 +49,7 @@ def test_page_as_it_opens(view, served, url):
         watch = watch_page(page)
         response = page.goto(served + url, wait_until="networkidle")
         assert response is not None and response.ok, url
-        page.wait_for_timeout(150)  # atlas-page.js scrolls matrices to the newest release on load
+        page.wait_for_function(MATRICES_AT_THE_NEWEST_END)  # as atlas-page.js leaves them once shown
         name = (url.split("?")[0].strip("/").replace("/", "_") or "home") + f"-{width}-{scheme}.png"
         SHOTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(SHOTS / name))

@@ -13,7 +13,7 @@ import pytest
 from generator import search
 from generator.build import generate
 from tests.conftest import FIXTURE, ROOT
-from tests.test_injection import hostile_content
+from tests.helpers import hostile_content, tree
 
 
 @pytest.mark.parametrize(
@@ -108,7 +108,6 @@ def test_an_index_that_cannot_be_written_leaves_the_previous_site(tmp_path, monk
     import shutil
 
     from generator.build import MkDocsFailed, mkdocs_build
-    from tests.test_build import tree
 
     site_dir = tmp_path / "site"
     shutil.copytree(fixture_site, site_dir)

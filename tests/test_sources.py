@@ -8,7 +8,7 @@ import re
 import pytest
 
 from tests.conftest import ROOT, real_model
-from tests.test_import_notes import NOTES_FILES, SOURCES
+from tests.helpers import NOTES_FILES, SOURCES
 
 CONTENT = ROOT / "content"
 

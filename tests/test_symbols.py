@@ -16,7 +16,7 @@ from generator.build import site_model
 from generator.render import render_all
 from generator.textfilters import html_id
 from tests.conftest import ROOT, run_cli
-from tests.test_change_links import _ids
+from tests.helpers import element_texts
 
 # What a reader would call a torch name, said again here rather than imported: `torch.` and
 # dotted identifiers, not inside a link target or a URL, not a `*` pattern; braces list
@@ -158,7 +158,7 @@ def test_torch_cat_links_its_2_9_change(real_site: Path):
     assert len(in_29) == 1
     target, _, anchor = html.unescape(in_29[0]).partition("#")
     assert target == "../../releases/2.9/" and anchor.startswith("c-")
-    held = _ids((page.parent / target / "index.html").resolve(), {})[anchor]
+    held = element_texts((page.parent / target / "index.html").resolve(), {})[anchor]
     assert held.startswith("Raise appropriate errors in torch.cat (#158249)")
 
 
@@ -170,7 +170,7 @@ def test_every_link_on_a_symbol_page_lands_on_what_it_names(real_site: Path):
         for item in re.findall(r"<li><strong>[\d.]+</strong>(.*?)</li>", _content_html(text), re.S):
             href, label = re.search(r'<a href="([^"]+)">(.*?)</a>', item).groups()
             target, _, anchor = html.unescape(href).partition("#")
-            held = _ids((real_site / "symbols" / module / target / "index.html").resolve(), cache).get(anchor)
+            held = element_texts((real_site / "symbols" / module / target / "index.html").resolve(), cache).get(anchor)
             assert held is not None, f"{module}: {href}: no such element"
             words = " ".join(html.unescape(re.sub(r"<[^>]+>", "", label)).split()).removesuffix(" …")[:60]
             assert words in held, f"{module}: {href} opens another change"

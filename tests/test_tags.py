@@ -12,7 +12,7 @@ from generator.enrich import enrich
 from generator.load import load
 from generator.model import CatalogueFeature
 from tests.conftest import real_model
-from tests.test_load import CATALOGUE, edit, problems
+from tests.helpers import CATALOGUE, edit, problems
 
 
 def feature(fid: str, parent: str | None = None, *areas: str) -> CatalogueFeature:

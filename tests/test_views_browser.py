@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.browser import MATRICES_AT_THE_NEWEST_END
 from tests.conftest import LATEST
 
 pytestmark = pytest.mark.browser
@@ -90,7 +91,9 @@ def test_backend_matrix_opens_on_the_newest_release_without_sideways_page_overfl
         page.goto(served + f"backends/{backend}/")
         newest = page.locator("table.atlas-matrix thead th").last
         newest.wait_for()
-        page.wait_for_timeout(200)
+        # atlas-page.js scrolls each matrix to its newest end once the page is shown: wait for that,
+        # however long a busy machine takes, rather than a fixed time.
+        page.wait_for_function(MATRICES_AT_THE_NEWEST_END)
         box = newest.bounding_box()
         assert newest.inner_text() == LATEST
         assert box is not None and 0 <= box["x"] and box["x"] + box["width"] <= width, (

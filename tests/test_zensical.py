@@ -7,8 +7,6 @@ is what catches a page that is not.
 
 from __future__ import annotations
 
-import json
-import re
 import shutil
 import subprocess
 import sys
@@ -17,28 +15,12 @@ from pathlib import Path
 import pytest
 
 from generator import manifest
-from generator.build import CONFIG, generate
-from tests.conftest import FIXTURE, ROOT, real_model
+from generator.build import generate
+from tests.conftest import FIXTURE, real_model
 from tests.crawl import broken_links
+from tests.helpers import zensical_config
 
 pytestmark = pytest.mark.zensical
-
-
-def zensical_config(docs_dir: Path, redirects: dict[str, str], project: Path = ROOT) -> str:
-    """mkdocs.yml of `project` for a project rooted beside docs_dir (Zensical keeps docs and site
-    inside the folder of its config file), with our theme overrides by absolute path and the
-    redirects. `make bench` passes the copy of the project it builds with."""
-    text = (project / CONFIG.name).read_text(encoding="utf-8")
-    replacements = {
-        r"^docs_dir: .*$": f"docs_dir: {docs_dir.name}",
-        r"^site_dir: .*$": "site_dir: site",
-        r"^(\s+custom_dir:) (.*)$": lambda m: f"{m[1]} {json.dumps(str(project / m[2]))}",
-        r"^(\s+redirect_maps:) \{\}$": lambda m: f"{m[1]} {json.dumps(redirects, sort_keys=True)}",
-    }
-    for pattern, new in replacements.items():
-        text, count = re.subn(pattern, new, text, flags=re.MULTILINE)
-        assert count == 1, f"mkdocs.yml no longer has one line matching {pattern}"
-    return text
 
 
 @pytest.mark.parametrize("content", ["real", "fixture"])

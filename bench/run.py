@@ -1,6 +1,6 @@
 """One benchmark build, in its own process so its peak memory is its own.
 
-    python -m tests._bench_run --content C --docs D --site S --edit releases/X.Y.yaml [--profile DIR]
+    python -m bench.run --content C --docs D --site S --edit releases/X.Y.yaml [--profile DIR]
 
 Runs the real pipeline (generator.build.generate, then generator.build.mkdocs_build), then, in
 the same warm process as `serve` would, regenerates after editing the summary of one release

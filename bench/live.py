@@ -5,7 +5,7 @@ adds a unique word to the YAML it shows, and times until the reloaded page shows
 changes, regenerate, MkDocs rebuild, live reload): the largest release page, then a feature
 page. Each try is split in two: the rebuild as the server reports it ("rebuilt in X s"), and
 the browser reloading the same page with nothing to rebuild. Prints one line per try and the
-medians. Run: python -m tests.bench_live [--tries 3]
+medians. Run: python -m bench.live [--tries 3]
 """
 
 from __future__ import annotations
@@ -126,7 +126,7 @@ def main(argv: list[str] | None = None) -> int:
             out.write(
                 "\n## Live preview\n\n"
                 f"`make serve` polls `content/` and `templates/` every {commands.POLL} s, re-renders only the pages that show what changed,\n"
-                "and MkDocs rebuilds just those pages (a 'dirty' build) and reloads the browser. Measured with `python -m tests.bench_live`: add a word\n"
+                "and MkDocs rebuilds just those pages (a 'dirty' build) and reloads the browser. Measured with `python -m bench.live`: add a word\n"
                 "to a YAML file and time until the page open in headless Chromium shows it. Beside each median: the rebuild as the\n"
                 "server reports it (regenerate, then MkDocs' dirty build), and the browser reloading the same page with nothing\n"
                 "to rebuild; the rest is the wait for the next poll and for the reload signal.\n\n"

@@ -213,7 +213,7 @@ def target_lines(results: list[tuple[str, str, str]]) -> str:
 
 def time_split(run: dict, cores: int) -> list[str]:
     """'Where the time goes': the 1x build's steps as the pipeline called them, its CPU time
-    beside the wall-clock time, and Pagefind's share, from what tests/_bench_run.py recorded."""
+    beside the wall-clock time, and Pagefind's share, from what bench/run.py recorded."""
     steps = run.get("steps") or {}
     needed = ("import_seconds", "generate_seconds", "html_seconds", "search_seconds", "cpu_self", "cpu_children")
     if any(run.get(k) is None for k in needed) or not {"load", "render", "markdown", "templates"} <= steps.keys():
@@ -239,7 +239,7 @@ def time_split(run: dict, cores: int) -> list[str]:
         "## Where the time goes",
         "",
         "The 1× build of the first table, from the start of its process to the end of MkDocs, each step",
-        "timed where the pipeline calls it (tests/_bench_run.py):",
+        "timed where the pipeline calls it (bench/run.py):",
         "",
         "| Step | Seconds |",
         "| --- | --- |",
@@ -343,7 +343,7 @@ def markdown(runs: list[dict], verdicts: list[tuple[str, str, str]], machine: di
         "",
         "## Search",
         "",
-        "Measured in headless Chromium with an empty cache (tests/bench_search.py): a first visit to the",
+        "Measured in headless Chromium with an empty cache (bench/search.py): a first visit to the",
         "largest release page until the network is idle, then one search typed into the header's box.",
         "The index is split into many small files and a search fetches only the few it needs, so what",
         "a reader downloads grows far more slowly than the index on disk.",

@@ -1,11 +1,11 @@
 """The build benchmark (`make bench`): how the pipeline scales from the real corpus to 50 times it.
 
-    python -m tests.bench [--scales 1,10,50] [--out bench-out] [--work DIR] [--timeout 600]
+    python -m bench [--scales 1,10,50] [--out bench-out] [--work DIR] [--timeout 600]
 
 It first copies the project into <out>/code, so every scale builds with the same code even if
 the working tree changes meanwhile. For each scale it writes a content folder (1× is the real
-content, copied; see tests/_bench_corpus.py for the larger ones), validates it with
-`python -m generator check`, then builds it in a child process (tests/_bench_run.py) that runs
+content, copied; see bench/corpus.py for the larger ones), validates it with
+`python -m generator check`, then builds it in a child process (bench/run.py) that runs
 generate and mkdocs_build and times a one-file edit. It prints a Markdown table and a PASS/MISS
 line per target, writes <out>/results.json and <out>/results.md, and, when a target is missed,
 profiles the build with cProfile and prints the top costs (<out>/profiles/).
@@ -31,9 +31,9 @@ import time
 from importlib import metadata
 from pathlib import Path
 
-from . import _bench_report as report
-from . import bench_search
-from ._bench_corpus import make_corpus
+from . import report
+from . import search as bench_search
+from .corpus import make_corpus
 
 ROOT = Path(__file__).resolve().parent.parent
 CONTENT = ROOT / "content"
@@ -161,7 +161,7 @@ def check(code: Path, content: Path) -> tuple[dict | None, str]:
 def run_child(
     code: Path, args: list[str], timeout: float, memory_gib: float, log_dir: Path
 ) -> tuple[list[dict], str, float, int, str]:
-    """Run tests._bench_run; return (stage records, status, start time, peak RSS in KiB, stderr tail).
+    """Run bench.run; return (stage records, status, start time, peak RSS in KiB, stderr tail).
 
     The build (generate + MkDocs) gets `timeout` seconds, the one-file edit after it as many
     again. os.wait4 gives the child's own rusage even when it is killed at the time limit, and
@@ -176,7 +176,7 @@ def run_child(
     with open(out_path, "w") as out, open(err_path, "w") as err:
         started = time.monotonic()
         proc = subprocess.Popen(
-            [sys.executable, "-m", "tests._bench_run", *args], cwd=code, stdout=out, stderr=err, preexec_fn=cap_memory
+            [sys.executable, "-m", "bench.run", *args], cwd=code, stdout=out, stderr=err, preexec_fn=cap_memory
         )
         status, deadline, built = None, started + timeout, False
         while True:
@@ -240,7 +240,7 @@ def docs_stats(docs: Path) -> dict:
     }
 
 
-SEARCH_SCALES = (1, 10)  # tests/bench_search.py in Chromium: transfer, latency, quality (1×)
+SEARCH_SCALES = (1, 10)  # bench/search.py in Chromium: transfer, latency, quality (1×)
 ZENSICAL_SCALES = (1, 10)  # Zensical builds the same generated docs, for comparison with MkDocs
 
 
@@ -248,8 +248,9 @@ def zensical(code: Path, work: Path, timeout: float, trash: Trash) -> dict:
     """Build a scale's generated docs (work/docs) with Zensical as tests/test_zensical.py does:
     once clean, then once more unchanged (Zensical keeps a cache beside its config). Return
     each build's wall-clock and CPU seconds, or why it failed."""
-    from ._bench_run import REDIRECTS
-    from .test_zensical import zensical_config
+    from tests.helpers import zensical_config
+
+    from .run import REDIRECTS
 
     project = work / "zensical"
     trash.discard(project)
@@ -397,7 +398,7 @@ def profile_scale(scale: int, out: Path, timeout: float, memory_gib: float, tras
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m tests.bench", description=__doc__.split("\n\n")[0])
+    p = argparse.ArgumentParser(prog="python -m bench", description=__doc__.split("\n\n")[0])
     p.add_argument("--scales", default="1,10,50", help="comma-separated multiples of the real corpus (default 1,10,50)")
     p.add_argument("--out", type=Path, default=ROOT / "bench-out", help="results (default bench-out/)")
     p.add_argument(
@@ -487,7 +488,3 @@ def main(argv: list[str] | None = None) -> int:
     (out / "results.md").write_text(report.markdown(runs, verdicts, info, args.timeout))
     log(f"wrote {out / 'results.json'} and {out / 'results.md'}")
     return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

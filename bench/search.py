@@ -1,7 +1,7 @@
 """Search in the browser, for `make bench`: what a first visit plus a first search downloads, how
 long a result takes after the last keystroke, and how often the query set lands first.
 
-    python -m tests.bench_search SITE [--page releases/2.12/] [--quality]
+    python -m bench.search SITE [--page releases/2.12/] [--quality]
 
 SITE is a built site folder; it is served on 127.0.0.1 and opened in headless Chromium with an
 empty cache. Transfer: every response body of a first visit to the page (until the network is
@@ -82,7 +82,7 @@ def measure(site: Path, page_path: str, quality: bool) -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m tests.bench_search", description=__doc__.split("\n\n")[0])
+    p = argparse.ArgumentParser(prog="python -m bench.search", description=__doc__.split("\n\n")[0])
     p.add_argument("site", type=Path)
     p.add_argument("--page", default="releases/2.12/", help="the page of the first visit (default releases/2.12/)")
     p.add_argument("--quality", action="store_true", help="also type the query set")

@@ -1,0 +1,5 @@
+import sys
+
+from .scales import main
+
+sys.exit(main())
