@@ -10,8 +10,9 @@ import json
 from pathlib import Path
 
 from . import urls
+from .computed import ChangeView, Feature, Site, Standing
 from .describe import feature_standing
-from .model import ChangeView, Entry, Feature, Release, Site, Standing
+from .model import Entry, Release
 
 
 def _dump(data) -> bytes:
@@ -95,7 +96,7 @@ def render_api(site: Site, base: str) -> dict[str, tuple[tuple, object]]:
 
 
 def _coverage(coverage) -> dict:
-    """How far the Atlas reaches (model.Coverage): the newest release and source, the next release."""
+    """How far the Atlas reaches (computed.Coverage): the newest release and source, the next release."""
     nxt = coverage.next
     return {
         "newest": coverage.newest,

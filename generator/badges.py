@@ -12,8 +12,8 @@ import functools
 from xml.sax.saxutils import escape, quoteattr
 
 from . import urls
+from .computed import Site, Standing
 from .describe import feature_standing
-from .model import Site, Standing
 
 LABEL = ("#404040", "#ffffff")  # (background, text) of the left half, the feature's name
 TIER_COLOURS = {

@@ -15,10 +15,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import invariants, manifest, search, urls
+from .computed import Site
 from .enrich import enrich
 from .errors import ContentError
 from .load import load
-from .model import Site
 from .pages import ROOT
 from .render import TEMPLATES, Rendered, render_site, template_cache, write_changed
 from .session import Session

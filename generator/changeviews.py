@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections import defaultdict
 
 from . import facts, symbols, urls
+from .computed import ChangeArea, ChangeSection, ChangeView, UpgradeGroup
 from .model import (
     QUIET_KINDS,
     SECTIONS,
@@ -13,12 +14,8 @@ from .model import (
     Backend,
     CatalogueFeature,
     Change,
-    ChangeArea,
-    ChangeSection,
-    ChangeView,
     Entry,
     Release,
-    UpgradeGroup,
     area_key,
 )
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from markupsafe import Markup
 
 from . import cite, textfilters, urls
-from .model import Feature, Site, Standing
+from .computed import Feature, Site, Standing
 
 SITE_NAME = "PyTorch Release Atlas"  # keep equal to site_name in mkdocs.yml
 

@@ -19,6 +19,23 @@ from collections import defaultdict
 from dataclasses import replace
 
 from . import changeviews, facts, home, lifecycle, symbols, urls
+from .computed import (
+    BackendView,
+    ChangeCount,
+    ChangeView,
+    Contributor,
+    ContributorWork,
+    Coverage,
+    Feature,
+    Matrix,
+    ReleaseView,
+    Retired,
+    Site,
+    Symbol,
+    SymbolModule,
+    SymbolUse,
+    TierLevel,
+)
 from .errors import ContentError, Problem, did_you_mean
 from .families import families as families_of
 from .model import (
@@ -26,26 +43,11 @@ from .model import (
     UPGRADE_GROUPS,
     Area,
     Backend,
-    BackendView,
-    ChangeCount,
-    ChangeView,
     Content,
-    Contributor,
-    ContributorWork,
-    Coverage,
     Entry,
-    Feature,
-    Matrix,
     Release,
-    ReleaseView,
-    Retired,
     RetiredSymbol,
-    Site,
-    Symbol,
-    SymbolModule,
-    SymbolUse,
     Tier,
-    TierLevel,
     Vocabulary,
     version_key,
 )

@@ -17,7 +17,8 @@ from __future__ import annotations
 import json
 import re
 
-from .model import Site, version_key
+from .computed import Site
+from .model import version_key
 
 _SP = r"[ \t]"
 _NS = r"[^ \t\r\n]"

@@ -25,7 +25,8 @@ from collections import Counter
 from dataclasses import replace
 
 from . import symbols, urls
-from .model import Cell, ChangeView, Ending, Entry, Feature, LedgerRow, Release, Standing, Tier, version_key
+from .computed import Cell, ChangeView, Ending, Feature, LedgerRow, Standing
+from .model import Entry, Release, Tier, version_key
 
 ENDING_VERBS = {
     "undone": re.compile(r"\b(cancel\w*|un-?deprecat\w*|revert\w*)\b"),

@@ -6,8 +6,9 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import replace
 
+from .computed import Family, Feature, Matrix
 from .lifecycle import Eras, ancestors, gone_after, row, strip
-from .model import CatalogueFeature, Family, Feature, Matrix, Release, Tier
+from .model import CatalogueFeature, Release, Tier
 from .session import Session
 
 

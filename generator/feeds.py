@@ -8,7 +8,8 @@ import datetime as dt
 from xml.sax.saxutils import escape, quoteattr
 
 from . import urls
-from .model import CHANGE_LABELS, UPGRADE_GROUPS, Entry, Release, Site
+from .computed import Site
+from .model import CHANGE_LABELS, UPGRADE_GROUPS, Entry, Release
 from .search import plain
 
 

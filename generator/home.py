@@ -9,22 +9,8 @@ the code.
 from __future__ import annotations
 
 from . import urls
-from .model import (
-    DUE_STATUS,
-    NO_TIER,
-    NO_TIER_ABBR,
-    DueItem,
-    Entry,
-    Family,
-    Home,
-    LedgerRow,
-    Release,
-    StoryCell,
-    StoryRow,
-    Tier,
-    tier_at,
-    version_key,
-)
+from .computed import DueItem, Family, Home, LedgerRow, StoryCell, StoryRow
+from .model import DUE_STATUS, NO_TIER, NO_TIER_ABBR, Entry, Release, Tier, tier_at, version_key
 
 
 def home(story: tuple[StoryRow, ...], tiers: tuple[Tier, ...], ledger: tuple[LedgerRow, ...], versions) -> Home:

@@ -12,7 +12,7 @@ import datetime as dt
 import hashlib
 
 from . import urls
-from .model import LedgerRow, Site
+from .computed import LedgerRow, Site
 from .search import plain
 
 PRODID = "-//PyTorch Release Atlas//calendar//EN"

@@ -24,8 +24,9 @@ import re
 from pathlib import Path
 
 from . import facts, urls
+from .computed import Site
 from .errors import Problem
-from .model import DUE_STATUS, NO_TIER, Release, Site, version_key
+from .model import DUE_STATUS, NO_TIER, Release, version_key
 
 
 def check(site: Site, content_dir: Path | str | None = None) -> list[Problem]:

@@ -6,20 +6,8 @@ from __future__ import annotations
 from collections import defaultdict
 
 from . import facts
-from .model import (
-    CHANGE_LABELS,
-    NO_TIER,
-    CatalogueFeature,
-    Cell,
-    Compatibility,
-    Entry,
-    Feature,
-    Matrix,
-    MatrixRow,
-    Tier,
-    tier_in,
-    version_key,
-)
+from .computed import Cell, Feature, Matrix, MatrixRow
+from .model import CHANGE_LABELS, NO_TIER, CatalogueFeature, Compatibility, Entry, Tier, tier_in, version_key
 
 
 def support_removed(node: CatalogueFeature, rows: Compatibilities, since: str) -> str | None:

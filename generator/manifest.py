@@ -19,8 +19,8 @@ from collections import Counter
 from pathlib import Path
 
 from . import urls
+from .computed import Site
 from .errors import ContentError, Problem
-from .model import Site
 from .pages import pages
 from .writer import write_atomic
 

@@ -16,7 +16,7 @@ from pathlib import Path
 from markupsafe import Markup
 
 from . import describe, envpaste, urls
-from .model import Site
+from .computed import Site
 
 ROOT = Path(__file__).resolve().parent.parent
 BENCHMARK = ROOT / "generator" / "benchmark.md"

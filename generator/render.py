@@ -19,6 +19,7 @@ import jinja2
 from markupsafe import Markup
 
 from . import browser, card, describe, forked, rawhtml, textfilters, urls
+from .computed import Site
 from .model import (
     BREAKING_GROUPS,
     CHANGE_KINDS,
@@ -26,7 +27,6 @@ from .model import (
     EVERY_BACKEND_GROUPS,
     SECTION_TITLES,
     UPGRADE_GROUPS,
-    Site,
 )
 from .pages import ROOT, pages
 from .reads import Compare, Reads

@@ -35,7 +35,8 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from . import forked, search_child, urls
-from .model import SECTION_TITLES, SECTIONS, Site
+from .computed import Site
+from .model import SECTION_TITLES, SECTIONS
 from .pages import ROOT, pages
 
 NAMES, BUNDLE = search_child.NAMES, search_child.BUNDLE

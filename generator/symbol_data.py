@@ -29,7 +29,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import symbols, urls
-from .model import SECTION_TITLES, ChangeView, Site
+from .computed import ChangeView, Site
+from .model import SECTION_TITLES
 
 SCHEMA = Path(__file__).parent / "schemas" / "api-symbols.schema.json"
 SYMBOLS_JSON = urls.api_symbols()

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from generator.build import site_model
-from generator.model import Site
+from generator.computed import Site
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURE = ROOT / "tests" / "fixtures" / "content"

@@ -13,7 +13,7 @@ import re
 from pathlib import Path
 
 from generator import search, urls
-from generator.model import Feature, Site
+from generator.computed import Feature, Site
 
 _TAG = re.compile(r"<[^>]+>")
 

@@ -15,7 +15,8 @@ import pytest
 
 from generator import changeviews, urls
 from generator.build import site_model
-from generator.model import Site, tier_at
+from generator.computed import Site
+from generator.model import tier_at
 from tests.conftest import FIXTURE
 
 

@@ -11,10 +11,11 @@ import pytest
 
 from generator import invariants
 from generator.build import site_model
+from generator.computed import Cell
 from generator.enrich import enrich, guide
 from generator.errors import ContentError
 from generator.load import load
-from generator.model import NO_TIER, Cell
+from generator.model import NO_TIER
 from tests.conftest import ROOT, real_model, run_cli
 
 REAL = ROOT / "content"
