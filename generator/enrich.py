@@ -55,9 +55,9 @@ from .session import Session
 
 
 def enrich(content: Content, session: Session | None = None) -> Site:
-    """The complete Site from validated content, in one pass: a list of derivations, each a function
-    of exactly what it is given (generator.session), so with live preview's `session` one runs
-    again only when its arguments changed. Nothing is computed later, in templates."""
+    """The complete Site from validated content: a list of derivations, each a function of exactly
+    what it is given (generator.session); with live preview's `session` one runs again only when
+    its arguments changed."""
     s = session if session is not None else Session()
     s.start()
     d = s.derive
@@ -65,13 +65,7 @@ def enrich(content: Content, session: Session | None = None) -> Site:
     eras = tuple((r.version, r.tier_vocabulary) for r in releases)
     versions = tuple(r.version for r in releases)
     entries = tuple(r.entries for r in releases)
-    by_pr = d(changeviews.features_by_pr, entries)
-    rules = d(changeviews.area_rules, catalogue)
-    views = tuple(
-        d(changeviews.views_of, r.changes, backends, _cited(r, by_pr), rules, key=r.version) for r in releases
-    )
-    patches = tuple(d(_patch_views, r.patches, backends, rules, key=r.version) for r in releases)
-    views = d(_mark_fixed, views, patches)
+    views, patches = _change_views(d, releases, backends, d(changeviews.area_rules, catalogue))
     feature_changes = d(changeviews.feature_changes, releases, views)
     rows = tuple((r.version, r.compatibility) for r in releases)
     features = d(lifecycle.features, eras, tiers, entries, rows, catalogue, feature_changes)
@@ -116,6 +110,17 @@ def enrich(content: Content, session: Session | None = None) -> Site:
     )
     s.done()
     return site
+
+
+def _change_views(d, releases: tuple[Release, ...], backends: tuple[Backend, ...], rules: tuple) -> tuple:
+    """Each release's change views (a known issue marked with the patch that fixed it) and its
+    patches' fixes as views: a derivation per release."""
+    by_pr = d(changeviews.features_by_pr, tuple(r.entries for r in releases))
+    views = tuple(
+        d(changeviews.views_of, r.changes, backends, _cited(r, by_pr), rules, key=r.version) for r in releases
+    )
+    patches = tuple(d(_patch_views, r.patches, backends, rules, key=r.version) for r in releases)
+    return d(_mark_fixed, views, patches), patches
 
 
 def _backend_views(d, content: Content, features: tuple[Feature, ...], views: tuple, eras) -> tuple:
