@@ -360,21 +360,24 @@ def _edit_field(content: Path, kind: str, step: int) -> str | None:
     it is used); return what was done, or None when no tried value is accepted (the files are
     then as they were)."""
     fields = _fields(content)[kind]
-    rel, path, value = fields[step % len(fields)]
     saved = {p: p.read_bytes() for p in content.rglob("*.yaml")}
     others = [v for _, _, v in fields] + _enum(kind) + OTHER_VALUES.get(kind, [])
-    tries = [(new, False) for new in _candidates(value, others, step)]
-    if isinstance(value, str) and re.fullmatch(r"[a-z][a-z0-9.-]*", value):
-        tries.append((f"{value}-renamed-{step}", True))
-    for new, rename in tries:
-        if rename:
-            _renamed(content, value, new)
-        else:
-            _set(content, rel, path, new)
-        if _valid(content):
-            return f"{rel} {kind.split(': ')[1]}: {value!r} -> {new!r}"
-        for p, data in saved.items():
-            p.write_bytes(data)
+    # The field of that kind the step points at, else the next one: a field may hold a value the
+    # rules need (the tiers `deprecated` and `removed`), which no edit may change.
+    for k in range(len(fields)):
+        rel, path, value = fields[(step + k) % len(fields)]
+        tries = [(new, False) for new in _candidates(value, others, step)]
+        if isinstance(value, str) and re.fullmatch(r"[a-z][a-z0-9.-]*", value):
+            tries.append((f"{value}-renamed-{step}", True))
+        for new, rename in tries:
+            if rename:
+                _renamed(content, value, new)
+            else:
+                _set(content, rel, path, new)
+            if _valid(content):
+                return f"{rel} {kind.split(': ')[1]}: {value!r} -> {new!r}"
+            for p, data in saved.items():
+                p.write_bytes(data)
     return None
 
 
