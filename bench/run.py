@@ -2,7 +2,7 @@
 
     python -m bench.run --content C --docs D --site S --edit releases/X.Y.yaml [--profile DIR]
 
-Runs the real pipeline (generator.build.generate, then generator.build.mkdocs_build), then, in
+Runs the real pipeline (generator.build.build_site, the build's order the CLI runs too), then, in
 the same warm process as `serve` would, regenerates after editing the summary of one release
 file, which it restores afterwards. Prints one JSON object
 per line, one per stage, so a build killed by the time limit still reports what it finished.
@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import cProfile
-import gc
 import json
 import resource
 import sys
@@ -128,27 +127,11 @@ def main(argv: list[str] | None = None) -> int:
     checks = pipeline.invariants.check
     pipeline.invariants.check = timed("check", checks)
 
-    def generate():
-        """As `python -m generator build` does: the model, the search index started (it works
-        on the other core from here to the end of MkDocs), the pages rendered."""
-        site = pipeline.site_model(args.content)
-        gc.freeze()  # as the build command does, until its end
-        index = pipeline.start_index(site, args.site)
-        return site, index, pipeline.render_docs(site, args.content, args.docs)
-
-    try:
-        (site, index, written), seconds = _timed("generate", args.profile, generate)
-    finally:
-        for name, attr in steps.items():
-            setattr(pipeline, attr, originals[name])
-        pipeline.invariants.check = checks
-    _emit(stage="generate", seconds=seconds, written=len(written), steps=dict(timings))
-    timings.clear()
-    # mkdocs_build runs MkDocs while the search index is made, then waits for the index and
-    # places it. Time MkDocs' HTML apart, so the report can set it beside Zensical's build of
-    # the same docs, and the wait for the index.
-    # Within MkDocs: each page's Markdown (Page.render), each page's theme template and its
-    # write (_build_page); the rest is reading the files, copying the theme's, nav, sitemap.
+    # The build as `python -m generator build` runs it: build.build_site, the one function that
+    # holds the build's order, timed from outside. Its steps are timed where it calls them; MkDocs'
+    # HTML apart (so the report can set it beside Zensical's build of the same docs) and the wait
+    # for the index. Within MkDocs: each page's Markdown (Page.render), each page's theme template
+    # and its write (_build_page); the rest is reading the files, copying the theme's, nav, sitemap.
     import mkdocs.commands.build as mkdocs_commands
     from mkdocs.structure.pages import Page
 
@@ -160,13 +143,22 @@ def main(argv: list[str] | None = None) -> int:
     mkdocs_commands._build_page = timed("templates", mkdocs_commands._build_page)
     Page.render = timed("markdown", Page.render)
     try:
-        _, seconds = _timed("mkdocs", args.profile, pipeline.mkdocs_build, site, args.docs, args.site, index)
+        built, _ = _timed("build", args.profile, pipeline.build_site, args.content, args.site, args.docs)
     finally:
+        for name, attr in steps.items():
+            setattr(pipeline, attr, originals[name])
+        pipeline.invariants.check = checks
         search.Beside.place, mkdocs_commands.build, mkdocs_commands._build_page, Page.render = kept
-        gc.unfreeze()
+    site = built.site
+    _emit(
+        stage="generate",
+        seconds=built.generated,
+        written=len(built.written),
+        steps={k: v for k, v in timings.items() if k in steps or k == "check"},
+    )
     _emit(
         stage="mkdocs",
-        seconds=seconds,
+        seconds=built.total - built.generated,
         search_seconds=timings["index-wait"],
         html_seconds=timings["html"],
         steps={k: timings.get(k, 0.0) for k in ("markdown", "templates")},

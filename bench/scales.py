@@ -37,7 +37,7 @@ from .corpus import make_corpus
 
 ROOT = Path(__file__).resolve().parent.parent
 CONTENT = ROOT / "content"
-PROFILED_STAGES = ("generate", "mkdocs", "regenerate-edit")
+PROFILED_STAGES = ("build", "regenerate-edit")
 
 
 def log(message: str) -> None:
@@ -456,6 +456,10 @@ def main(argv: list[str] | None = None) -> int:
             for folder in ("docs", "site"):
                 trash.discard(work / f"{scale}x" / folder)
     info["files_after"] = small_files_seconds(work, trash)
+    log("scan: a synthetic codebase of 10,000 files")
+    from generator import scan as scanner
+
+    info["scan"] = scanner.bench(10_000)
     verdicts = report.targets(runs, args.timeout)
     print(report.table(runs))
     print()

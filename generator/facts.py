@@ -173,45 +173,59 @@ def symbol_counts(change_views: dict) -> Counter:
     return Counter(s for views in change_views.values() for v in views for s in set(v.symbols))
 
 
-def change_ending(
-    release: Release, view: ChangeView, later: list[tuple[Release, ChangeView]], counts: Counter, shipped: set
-) -> Ending:
-    """How a deprecation change record ends, checked against later releases' changes: the one its
-    `carried_out` names (the PR of the change that made the warning an error or removed the API:
-    2.12's `fullgraph=True` warning, an error in 2.13), else a later removal whose record line
-    names one of the rare names (on at most three changes) of this one's. Else due, overdue or
-    still deprecated."""
+def change_ending(at: int, version: str, view: ChangeView, later: Later, counts: Counter, shipped: set) -> Ending:
+    """How a deprecation change record (of the `at`-th release) ends, checked against later
+    releases' changes: the one its `carried_out` names (the PR of the change that made the warning
+    an error or removed the API: 2.12's `fullgraph=True` warning, an error in 2.13), else a later
+    removal whose record line names one of the rare names (on at most three changes) of this one's.
+    Else due, overdue or still deprecated."""
     planned, pr = view.change.removal, view.change.carried_out
     named = {s for s in symbols.of_text(record_line(view.change.text)) if counts[s] <= 3}
-    for r, v in later:
-        by_hand = pr is not None and pr in v.change.prs
-        if by_hand or (ending_kind(v.change) == "removal" and named.intersection(v.symbols)):
-            evidence = urls.at(urls.release(r.version), v.anchor)
-            return Ending(release.version, planned, r.version, "change", None, evidence, "removed")
-    return Ending(release.version, planned, None, "", None, "", status(planned, None, shipped))
+    by_hand = [(j, r, v) for j, r, v in later.by_pr.get(pr, ()) if j > at] if pr is not None else []
+    found = by_hand or [(j, r, v) for j, r, v in later.removals if j > at and named.intersection(v.symbols)]
+    if found:
+        _, removed_in, v = found[0]
+        evidence = urls.at(urls.release(removed_in), v.anchor)
+        return Ending(version, planned, removed_in, "change", None, evidence, "removed")
+    return Ending(version, planned, None, "", None, "", status(planned, None, shipped))
+
+
+class Later:
+    """What a deprecation is checked against, read once: every removal record, and every change by
+    the PRs it cites, each with its release's position (oldest first) and version."""
+
+    def __init__(self, versions: tuple[str, ...], views: tuple) -> None:
+        self.removals, self.by_pr = [], {}
+        for j, (r, vs) in enumerate(zip(versions, views, strict=True)):
+            for v in vs:
+                if ending_kind(v.change) == "removal":
+                    self.removals.append((j, r, v))
+                for pr in v.change.prs:
+                    self.by_pr.setdefault(pr, []).append((j, r, v))
 
 
 def tier_words(tier: Tier | None) -> str:
     return tier.name if tier else "No tier"
 
 
-def ledger(features: tuple[Feature, ...], releases: tuple[Release, ...], views: tuple) -> tuple[LedgerRow, ...]:
+def ledger(features: tuple[Feature, ...], versions: tuple[str, ...], views: tuple) -> tuple[LedgerRow, ...]:
     """Every deprecation, oldest first: announced feature entries and release-note change records
     alike, each with its one ending (generator.facts). A change record is a row by what it does
     (ending_kind), not by the section it sits in: a removal with no deprecation before it and
     a record that ends nothing stay off the ledger. A record tied to a feature the ledger already
-    has, or to a feature whose ending is known, is that feature's."""
-    change_views = {r.version: v for r, v in zip(releases, views, strict=True)}
-    shipped = {r.version for r in releases}
+    has, or to a feature whose ending is known, is that feature's. `views`: each release's change
+    views, in the order of `versions` (oldest first)."""
+    change_views = dict(zip(versions, views, strict=True))
+    shipped = set(versions)
     rows = []
     ended = {f.id: f for f in features if f.ending is not None}
     for f in features:
         entry = next((e for e in f.entries if e.change == "deprecated" or e.tier == "deprecated"), None)
         if entry is not None:
             rows.append(LedgerRow(f.title, urls.feature(f.id), f, entry, None, f.ending))
-    counts = symbol_counts(change_views)
-    for i, release in enumerate(releases):
-        for view in change_views[release.version]:
+    counts, later = symbol_counts(change_views), Later(versions, views)
+    for i, version in enumerate(versions):
+        for view in change_views[version]:
             # A deprecation record, or any record that announces a removal release (2.14's
             # `setup.py` shim, a breaking change with a schedule) is a row of its own.
             if not (view.change.removal and view.group) and ending_kind(view.change) != "deprecation":
@@ -222,12 +236,11 @@ def ledger(features: tuple[Feature, ...], releases: tuple[Release, ...], views: 
             if tied:
                 if any(f.deprecated_in for f in tied):
                     continue
-                ending = replace(tied[0].ending, deprecated_in=release.version)
+                ending = replace(tied[0].ending, deprecated_in=version)
             else:
-                later = [(r, v) for r in releases[i + 1 :] for v in change_views[r.version]]
-                ending = change_ending(release, view, later, counts, shipped)
+                ending = change_ending(i, version, view, later, counts, shipped)
             title = view.change.text.strip().split("\n", 1)[0]  # the record line; pages print it with `headline`
-            rows.append(LedgerRow(title, urls.at(urls.release(release.version), view.anchor), None, None, view, ending))
+            rows.append(LedgerRow(title, urls.at(urls.release(version), view.anchor), None, None, view, ending))
     rows.sort(key=lambda r: (version_key(r.deprecated_in), r.title.casefold()))
     return tuple(rows)
 
