@@ -86,6 +86,10 @@ def make_corpus(content: Path, dest: Path, scale: int, seed: int = 8) -> Path:
         shutil.copy2(content / name, dest / name)
     for path in real.release_files:
         shutil.copy2(path, dest / "releases" / path.name)
+        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+        if scale > 1 and "next" in raw:  # only the newest release names the next one: a synthetic one is newer
+            raw.pop("next")
+            (dest / "releases" / path.name).write_text(RELEASE_HEADER + _dump(raw), encoding="utf-8")
     for path in real.change_files.values():
         shutil.copy2(path, dest / "changes" / path.name)
     _catalogue(content, dest, scale)
@@ -146,6 +150,7 @@ def _release(real: _Real, raw: dict, cycle: int, date: dt.date, levels: dict) ->
     first = raw is real.releases[0]
     out["previous"] = f"2.{cycle * n - 1}" if first else shift_version(raw["previous"], cycle, n)
     out["date"] = date
+    out.pop("next", None)  # the next release by the cadence is the real newest one's, not a synthetic one's
     out["tier_vocabulary"] = real.vocabulary
     out["patches"] = [
         {**p, "version": shift_version(p["version"], cycle, n), "date": _shift_date(p["date"], shift)}
