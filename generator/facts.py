@@ -118,15 +118,29 @@ def _with_tier(entry: Entry, tier: str) -> Entry:
     return replace(entry, tier=tier)
 
 
+def removals_by_feature(versions: tuple[str, ...], views: tuple) -> dict[str, tuple[tuple[str, str], ...]]:
+    """Feature id -> the (release, anchor) of each removal record tied to it, oldest first: what
+    `feature_ending` reads to find a part removed. A derivation of the change views alone, so an
+    edit elsewhere in a release file keeps it."""
+    out: dict[str, list[tuple[str, str]]] = {}
+    for version, vs in zip(versions, views, strict=True):
+        for v in vs:
+            if v.features and ending_kind(v.change) == "removal":
+                for fid in v.features:
+                    out.setdefault(fid, []).append((version, v.anchor))
+    return {fid: tuple(pairs) for fid, pairs in out.items()}
+
+
 def feature_ending(
     entries: tuple[Entry, ...],
     removed_by_support: tuple[str, str] | None,
-    tied: tuple[tuple[Release, ChangeView], ...],
+    removals: tuple[tuple[str, str], ...],
     shipped: set[str],
 ) -> Ending | None:
     """How a feature ends, or None: its deprecating entry, the removal release announced, its removal
     (an entry removing it, else the compatibility rows: `removed_by_support` = (release, how)), and
-    the earliest later change tied to it that removes part of it (`tied`: its changes, newest first)."""
+    the earliest later removal record tied to it, which removes part of it (`removals`: (release,
+    anchor), oldest first)."""
     deprecated = next((e for e in entries if e.change == "deprecated" or e.tier == "deprecated"), None)
     removed = next((e for e in entries if e.change == "removed" or e.tier == "removed"), None)
     planned = next((e.removal for e in reversed(entries) if e.removal), None)
@@ -135,9 +149,9 @@ def feature_ending(
     since = deprecated.release if deprecated else entries[0].release
     part = next(
         (
-            (r.version, urls.at(urls.release(r.version), v.anchor))
-            for r, v in reversed(tied)
-            if version_key(r.version) > version_key(since) and ending_kind(v.change) == "removal"
+            (version, urls.at(urls.release(version), anchor))
+            for version, anchor in removals
+            if version_key(version) > version_key(since)
         ),
         None,
     )

@@ -134,7 +134,7 @@ def features(
     entries: tuple[tuple[Entry, ...], ...],
     rows: Compatibilities,
     catalogue: tuple[CatalogueFeature, ...],
-    feature_changes: dict,
+    removals: dict,
 ) -> tuple[Feature, ...]:
     """Every feature's lifecycle from the entries of each release (oldest first), with its
     standing and ending (generator.facts) and its strip on each of its backends."""
@@ -144,7 +144,7 @@ def features(
             grouped[entry.id].append(entry)
     catalogue_by_id = {f.id: f for f in catalogue}
     return tuple(
-        _feature(tuple(grouped[fid]), catalogue_by_id[fid], catalogue_by_id, eras, tiers, rows, feature_changes)
+        _feature(tuple(grouped[fid]), catalogue_by_id[fid], catalogue_by_id, eras, tiers, rows, removals)
         for fid in sorted(grouped)
     )
 
@@ -156,7 +156,7 @@ def _feature(
     eras: Eras,
     tiers: tuple[Tier, ...],
     rows: Compatibilities,
-    feature_changes: dict,
+    removals: dict,
 ) -> Feature:
     tier_by_id = {t.id: t for t in tiers}
     latest = eras[-1][0]
@@ -165,7 +165,7 @@ def _feature(
     how = ("last" if node.support[0] == "last" else "compatibility") if by_support else ""
     shipped = {v for v, _ in eras}
     ending = facts.feature_ending(
-        entries, (by_support, how) if by_support else None, feature_changes.get(node.id, ()), shipped
+        entries, (by_support, how) if by_support else None, removals.get(node.id, ()), shipped
     )
     gone = ending.removed_in if ending else None
     ended = gone if ending and ending.removed_by in ("compatibility", "last") else None
