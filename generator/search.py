@@ -81,6 +81,8 @@ def normalise(query: str) -> str:
 
 NUMBER = re.compile(r"[0-9]+")  # a normalised query that is a PR or issue number ("#158249" is 158249)
 VERSION = re.compile(r"v?[0-9]+(?:\.[0-9]+){1,3}")  # a release, a patch, a CUDA or Python version
+CODE = re.compile(r"`([^`\n]+)`")  # an inline code span of hand-written Markdown
+ENV_VAR = re.compile(r"\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b")  # TORCH_TRACE, as a change or a feature name holds it
 
 
 def query_kind(key: str) -> str:
@@ -137,8 +139,10 @@ def _feature_names(node) -> list[str]:
     """What a reader may type for a catalogue feature: its name, id and former ids, the names it
     is also known by; a name's acronym ("… (FSDP2)"); a name without a trailing "wheels" or
     "support", and a version "13.0" as "13"; an id with underscores (flex_attention); the last
-    part of a dotted API name (torch.compiler.set_stance: set_stance)."""
+    part of a dotted API name (torch.compiler.set_stance: set_stance); an environment variable a
+    name holds (tlparse and TORCH_TRACE: TORCH_TRACE), which its changes would otherwise claim."""
     out = [node.name, *node.also]
+    out += [v for name in (node.name, *node.also) for v in ENV_VAR.findall(name)]
     for fid in (node.id, *node.aliases):
         out += [fid, fid.replace("-", " "), fid.replace("-", "_")]
     acronym = re.search(r"\(([^()]+)\)\s*$", node.name)
@@ -250,9 +254,6 @@ def _change_names(site: Site, add, meta: dict) -> None:
             add([name], url)
 
 
-ENV_VAR = re.compile(r"[A-Z][A-Z0-9]*_[A-Z0-9_]+")
-
-
 def _changes(site: Site, release):
     """The release's change views: its notes', then its patches' fixes."""
     for section in site.release_views[release.version].sections:
@@ -341,9 +342,17 @@ def records(site: Site, pages: dict[str, tuple[str, str]]) -> list[tuple[str, st
         about[urls.backend(view.backend.id)] = f"{view.backend.name} {view.backend.vendor} {view.backend.description}"
     for release in site.releases:
         about[urls.release(release.version)] = release.summary
+    # The titles releases announced a feature under ("Fused Adagrad optimizer" for Fused
+    # optimizers) are names a reader saw it by: headings of its record, weighed as its title is,
+    # so a query with their words finds the feature ahead of a short change line holding them once.
+    announced: dict[str, list[str]] = {}
+    for feature in site.features:
+        said = announced.setdefault(urls.feature(feature.id), [])
+        said += [e.title for e in feature.entries if e.title.lower() != feature.title.lower()]
     out = []
     for url, (title, description) in pages.items():
-        body = f"<h1>{_e(title)}</h1><p>{_e(description)}</p><p>{_e(plain(about.get(url, '')))}</p>"
+        titles = "".join(f"<h2>{_e(t)}</h2>" for t in dict.fromkeys(announced.get(url, ())))
+        body = f"<h1>{_e(title)}</h1>{titles}<p>{_e(description)}</p><p>{_e(plain(about.get(url, '')))}</p>"
         out.append((url, _html(url, title, body, {})))
     for release in reversed(site.releases):
         view = site.release_views[release.version]
@@ -359,6 +368,15 @@ def records(site: Site, pages: dict[str, tuple[str, str]]) -> list[tuple[str, st
                     weight = ' data-pagefind-weight="2"' if change.group else ""  # asks something of an upgrade
                     body = f"<p{weight}>{_e(line)}</p><p>{_e(prs)}</p>"
                     body += "".join(f'<p data-pagefind-weight="4">{_e(m)}</p>' for m in change.change.symptom)
+                    # The code a change's note names (`UnpicklingError` under 2.6's weights_only
+                    # flip, `add_safe_globals`): what a reader pastes, found on the change that
+                    # says what to do about it. Only the code spans: the note's prose would
+                    # lengthen the record and sink its line below shorter ones.
+                    code = [
+                        c for said in (change.change.note, change.change.workaround) for c in CODE.findall(said or "")
+                    ]
+                    if code:
+                        body += f'<p data-pagefind-weight="0.5">{_e(" ".join(dict.fromkeys(code)))}</p>'
                     filters = {
                         "release": [release.version],
                         "section": [section_title],

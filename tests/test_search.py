@@ -99,7 +99,7 @@ def test_text_from_content_reaches_the_index_as_text(tmp_path: Path):
     seen = _Tags()
     for _, page in search.records(site, search.page_meta(site)):
         seen.feed(page)
-    assert seen.tags <= {"html", "head", "title", "body", "div", "span", "main", "h1", "p"}
+    assert seen.tags <= {"html", "head", "title", "body", "div", "span", "main", "h1", "h2", "p"}
     words = " ".join(seen.text)
     assert "<script>alert(1)</script>" in words and "<img src=x onerror=alert(1)>" in words
 
@@ -147,6 +147,25 @@ def test_a_dotted_tail_of_a_symbol_finds_it():
     assert {torch_sdpa, functional_sdpa} <= set(found("scaled_dot_product_attention"))
     assert found("functional.scaled_dot_product_attention") == [functional_sdpa]
     assert "symbols/torch.nn.attention/#torch.nn.attention.varlen_attn" in found("attention.varlen_attn")
+
+
+def test_the_index_holds_the_names_a_reader_saw_or_pastes():
+    """Issue 36: a title a release announced a feature under is a heading of the feature's record
+    (2.12's "Fused Adagrad optimizer" for Fused optimizers); an environment variable a feature's
+    name holds finds that feature before the changes naming it (TORCH_TRACE); the code a change's
+    note names is in the change's record (2.6's weights_only flip names UnpicklingError)."""
+    from generator.build import site_model
+
+    site = site_model(ROOT / "content")
+    meta = search.page_meta(site)
+    records = dict(search.records(site, meta))
+    assert "<h2>Fused Adagrad optimizer</h2>" in records["features/fused-optimizers/"]
+    assert search.names(site, meta)["torch_trace"][0][0] == "features/tlparse/"
+    flip = next(
+        url for url, page in records.items() if url.startswith("releases/2.6/#") and "Flip default torch.load" in page
+    )
+    assert "UnpicklingError" in records[flip]
+    assert "Weights only load failed" not in records[flip]  # the note's prose stays out: code spans only
 
 
 def test_records_left_by_a_killed_index_child_are_removed_by_the_next(tmp_path, monkeypatch):
