@@ -59,7 +59,9 @@
     }
     /* Pagefind's results for the words of a query no page holds all of: the pages holding all
        but one word (each word left out in turn), or, failing that, the code-like names of a
-       pasted message one by one; a page found by more of these searches, and higher, first. */
+       pasted message one by one; a page first by the sum of Pagefind's scores in these searches
+       (its own weighing of titles, word rarity and record length), so a page found by more of
+       them, or by a rarer word or in its title, leads. */
     async function partial(mod, q, filters) {
       const words = Array.from(new Set(q.split(/\s+/).filter(Boolean)));
       if (words.length < 2) return null;
@@ -69,10 +71,9 @@
         const scores = new Map();
         const found = await Promise.all(tries.map(function (t) { return mod.search(t, { filters: filters }); }));
         found.forEach(function (f) {
-          const rare = 1 / Math.sqrt(f.results.length);  // a search few pages answer says more
-          f.results.slice(0, 30).forEach(function (r, rank) {
+          f.results.slice(0, 30).forEach(function (r) {
             const seen = scores.get(r.id) || { result: r, score: 0 };
-            seen.score += rare / (rank + 2);
+            seen.score += r.score;
             scores.set(r.id, seen);
           });
         });
@@ -80,6 +81,17 @@
         tries = named.slice(0, 8);
       }
       return null;
+    }
+    /* The words of a query a hit must hold as written (at the start of a word: "optimizer" is in
+       "optimizers", not in "optimization", which Pagefind's stemmer makes the same word): those of
+       letters, of a query of two to six words (a longer one is a pasted message). */
+    function plainWords(q) {
+      const words = Array.from(new Set(q.toLowerCase().split(/\s+/).filter(Boolean)));
+      return words.length >= 2 && words.length <= 6 && words.every(function (w) { return /^[a-z]{2,}$/.test(w); }) ? words : [];
+    }
+    function holdsWords(content, words) {
+      const text = content.toLowerCase();
+      return words.every(function (w) { return new RegExp("(^|[^a-z0-9])" + w).test(text); });
     }
     /* A full-text hit contains the query as written (a version "13.2.2" is not "13.2" or #1322xx). */
     function holds(content, key) {
@@ -94,8 +106,8 @@
        table; neither consulted when a filter is set, since their pages carry no release, backend
        or section), then the full-text results with their data loaded for the first `limit` (the
        rest load with `more`). A number is found exactly or not at all; a version only where it is
-       written whole; a query no page holds every word of gets the pages holding most of them
-       (`partial`). */
+       written whole; a query no page holds every word of, or whose first hits hold a word only
+       through its stem (`plainWords`), gets the pages holding most of them (`partial`). */
     async function search(q, filters, limit) {
       const filtered = Object.keys(filters).length > 0;
       const key = rules.normalise(q), kind = rules.queryKind(key);
@@ -103,12 +115,20 @@
       const [caused, known] = await Promise.all([filtered ? [] : causes(q), filtered ? [] : names(key)]);
       let found = kind === "number" ? { results: [] } : await mod.search(q, { filters: filters });
       let partly = false;
-      if (kind === "text" && !found.results.length) {
+      const preloaded = new Map();
+      let stemmed = false;  // Pagefind's first hits hold the query's words only through their stems
+      const words = kind === "text" ? plainWords(q) : [];
+      if (words.length && found.results.length) {
+        const first = found.results.slice(0, limit);
+        const data = await Promise.all(first.map(function (r) { return r.data(); }));
+        first.forEach(function (r, i) { preloaded.set(r, data[i]); });
+        stemmed = !data.some(function (d) { return holdsWords(d.content || "", words); });
+      }
+      if (kind === "text" && (!found.results.length || stemmed)) {
         const most = await partial(mod, q, filters);
         if (most) { found = most; partly = true; }
       }
       let results = found.results;
-      const preloaded = new Map();
       if (kind === "version") {  // only the pages that write it whole; the first 100 Pagefind finds
         const data = await Promise.all(results.slice(0, 100).map(function (r) { return r.data(); }));
         results = results.slice(0, 100).filter(function (r, i) { preloaded.set(r, data[i]); return versionIn(data[i].content || "", key.replace(/^v/, "")); });
