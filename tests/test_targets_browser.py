@@ -2,7 +2,7 @@
 1400 px on one page of every kind: every link and control meets WCAG 2.2 SC 2.5.8 (24×24 px, or
 inline in a sentence, or spaced so a 24 px circle on it meets no other target; tests/targets.js);
 a matrix opens showing its feature's first release beside the sticky column, and the newest
-where both fit; breaking changes are open on a phone."""
+where both fit; breaking changes are open on a phone, and a folded area stands beside its heading."""
 
 from __future__ import annotations
 
@@ -85,6 +85,27 @@ def test_breaking_changes_are_open_on_a_phone(sized, served):
             return h && h.id === window.atlasData.breaking && !d.open; }).length"""
     )
     assert closed == 0
+
+
+FOLDS = """() => Array.from(document.querySelectorAll('.atlas-changes > details.atlas-area:not([open])')).map(d => {
+    const h = d.previousElementSibling.getBoundingClientRect(), f = d.getBoundingClientRect();
+    return { beside: f.left >= h.right && f.top < h.bottom && f.bottom > h.top, below: f.top >= h.bottom - 1 };
+})"""
+
+
+def test_a_folded_area_shares_its_headings_row_on_a_phone(sized, served):
+    """2.14 ran to 95 screens at 390 px, a folded area's heading and its fold on two rows each: on a
+    phone the fold stands beside its heading; on a desktop, where areas are open, any fold is below."""
+    page, width = sized
+    page.goto(served + "releases/2.14/", wait_until="networkidle")
+    if width >= 1400:
+        page.evaluate("() => document.querySelectorAll('details.atlas-area').forEach(d => { d.open = false; })")
+    folds = page.evaluate(FOLDS)
+    assert len(folds) > 50
+    if width < 500:
+        assert all(f["beside"] for f in folds), [i for i, f in enumerate(folds) if not f["beside"]][:5]
+    else:
+        assert all(f["below"] for f in folds)
 
 
 ACTIVE = """() => Array.from(document.querySelectorAll('.md-sidebar--secondary .md-nav__link--active'))
