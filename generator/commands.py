@@ -89,7 +89,7 @@ class _Rebuild:
     def __init__(self, content: Path, site_dir: Path, serve_url: str) -> None:
         self.content, self.site_dir, self.serve_url = content, site_dir, serve_url
         self.first = True
-        self.indexer = search.Indexer(pipeline.site_model)
+        self.indexer = search.Indexer()  # indexes the model of each rebuild, once saves pause
         self.preview = pipeline.Preview()  # what the last rebuild rendered, so a save re-renders only what it changed
         self.theme = pipeline.ThemeCache()  # Material's templates compiled once, not on every save
         self.lock = threading.Lock()
@@ -118,7 +118,7 @@ class _Rebuild:
                 config.plugins.on_startup(command="serve", dirty=True)
             mkdocs_build(config, serve_url=self.serve_url, dirty=not self.first)
             self.first = False
-        self.indexer.request(self.content, self.site_dir)
+        self.indexer.request(site, self.site_dir)
         print(f"rebuilt in {time.perf_counter() - started:.2f}s ({len(written)} pages regenerated)", file=sys.stderr)
         # Once saves pause, tidy the heap while nobody waits (build.Preview.settle).
         self.settler = threading.Timer(SETTLE_AFTER, self.settle)

@@ -11,6 +11,11 @@ build's process has pages to render and MkDocs to run meanwhile: here they happe
 core. Imports nothing from the package but generator.forked (for `dies_with_parent`), so it
 starts in milliseconds.
 
+Pagefind's Python API (the `pagefind` package, 1.5.2), which would take the records in memory
+instead of as files, was measured on the real site's 8,092 records: each `add_html_file` is one
+round trip to Pagefind's service that took about 0.1 s here, so 1,000 records took 102 s where
+writing all of them and running the CLI takes about a second. The files stay.
+
 It runs at a lower priority (nice 10), Pagefind with it: the build's own work (rendering, MkDocs)
 or live preview's rebuilds keep their core, the index takes what is left (measured: 6.1 s for
 the whole build against 6.6 s at equal priority). Both this process and Pagefind die with the
