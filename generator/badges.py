@@ -8,7 +8,7 @@ the next promotion when the site is rebuilt. The bytes depend only on the conten
 
 from __future__ import annotations
 
-import functools
+from collections.abc import Callable
 from xml.sax.saxutils import escape, quoteattr
 
 from . import urls
@@ -57,10 +57,9 @@ STATES = (
 )
 
 
-@functools.lru_cache(maxsize=1 << 14)
 def svg(label: str, message: str, colours: tuple[str, str]) -> bytes:
     """One badge: the label on the left, the message on the right; its title is both, for screen
-    readers. Memoised: live preview draws again only the badges an edit changed."""
+    readers."""
     lw, mw = text_width(label) + 2 * PAD, text_width(message) + 2 * PAD
     width = round(lw + mw, 1)
     title = f"{label}: {message}"
@@ -83,19 +82,20 @@ def colours(standing: Standing) -> tuple[str, str]:
     return TIER_COLOURS.get(standing.tier.id, NO_TIER) if standing.tier else NO_TIER
 
 
-def render_badges(site: Site) -> dict[str, bytes]:
+def render_badges(site: Site) -> dict[str, tuple[tuple, Callable[..., bytes]]]:
     """Every badge, keyed by its path under docs/: one per feature, one per feature and backend,
-    under the feature's id and each of its former ids."""
+    under the feature's id and each of its former ids; each as the words and colours it is drawn
+    from and `svg` (render.render_site keeps a badge whose words are unchanged)."""
     out = {}
     for feature in site.features:
         s = feature_standing(feature)
-        badge = svg(feature.title, s.words, colours(s))
+        badge = ((feature.title, s.words, colours(s)), svg)
         per_backend = {}
         for backend_id in feature.backends:
             s = feature_standing(feature, backend_id)
             label = f"{feature.title} on {site.backend_by_id[backend_id].name}"
-            per_backend[backend_id] = svg(label, s.words, colours(s))
+            per_backend[backend_id] = ((label, s.words, colours(s)), svg)
         for fid in (feature.id, *feature.aliases):  # a renamed feature's old badge keeps working
             out[urls.badge(fid)] = badge
-            out.update((urls.badge(fid, b), data) for b, data in per_backend.items())
+            out.update((urls.badge(fid, b), part) for b, part in per_backend.items())
     return out

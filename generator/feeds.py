@@ -5,6 +5,7 @@ module (/symbols/<module>/feed.xml): an entry per release that did something to 
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
 from xml.sax.saxutils import escape, quoteattr
 
 from . import urls
@@ -52,10 +53,10 @@ def _titles(entries: tuple[Entry, ...]) -> str:
     return "; ".join(e.title for e in entries)
 
 
-def _patch_items(site: Site, release: Release, link: str) -> list[tuple[str, dt.date, str, str]]:
+def _patch_items(release_view, link: str) -> list[tuple[str, dt.date, str, str]]:
     """An item for each patch release whose day is known and whose fixes are listed."""
     out = []
-    for patch, views in site.release_views[release.version].patches:
+    for patch, views in release_view.patches:
         if not views or len(patch.date) != len("YYYY-MM-DD"):
             continue
         fixes = "; ".join(plain(v.change.text) for v in views)
@@ -71,42 +72,45 @@ def _patch_items(site: Site, release: Release, link: str) -> list[tuple[str, dt.
     return out
 
 
-def render_feeds(site: Site, base: str) -> dict[str, bytes]:
-    """The site feed and one feed per backend, keyed by path under docs/."""
-    items = []
-    for release in reversed(site.releases):
-        link = base + urls.release(release.version)
-        text = " ".join(release.summary.split())
-        highlights = site.release_views[release.version].highlights
-        if highlights:
-            text += " Highlights: " + _titles(highlights) + "."
-        items.append((f"PyTorch {release.version}", release.date, link, text))
-        items.extend(_patch_items(site, release, link))
-    items.sort(key=lambda item: item[1], reverse=True)  # a patch can follow the next minor release
-    files = {
-        urls.FEED: _feed(
-            "PyTorch Release Atlas: releases", base + urls.FEED, base + urls.HOME, items, site.coverage.text
-        )
-    }
+def render_feeds(site: Site, base: str) -> dict[str, tuple[tuple, Callable[..., bytes]]]:
+    """The site feed and one feed per backend, keyed by path under docs/, each as the inputs it is
+    drawn from and the function drawing it (render_site makes it through the render's one memo)."""
+    files = {urls.FEED: ((site.releases, site.release_views, site.coverage), lambda *a: _site_feed(*a, base))}
     for view in site.backend_views:
-        b = view.backend
-        page = base + urls.backend(b.id)
-        entries = [
-            (
-                f"PyTorch {release.version}",
-                release.date,
-                urls.at(page, urls.release_anchor(release.version)),
-                f"{b.name} in PyTorch {release.version}: {_titles(es)}.",
-            )
-            for release, es in view.entries_by_release
-        ]
-        files[urls.backend_feed(b.id)] = _feed(
-            f"PyTorch Release Atlas: {b.name}", base + urls.backend_feed(b.id), page, entries
-        )
+        files[urls.backend_feed(view.backend.id)] = ((view,), lambda v: _backend_feed(v, base))
     return files
 
 
-def _item_feed(name: str, base: str, page: str, entries: list, changes, site: Site) -> bytes:
+def _site_feed(releases, release_views, coverage, base: str) -> bytes:
+    items = []
+    for release in reversed(releases):
+        link = base + urls.release(release.version)
+        text = " ".join(release.summary.split())
+        highlights = release_views[release.version].highlights
+        if highlights:
+            text += " Highlights: " + _titles(highlights) + "."
+        items.append((f"PyTorch {release.version}", release.date, link, text))
+        items.extend(_patch_items(release_views[release.version], link))
+    items.sort(key=lambda item: item[1], reverse=True)  # a patch can follow the next minor release
+    return _feed("PyTorch Release Atlas: releases", base + urls.FEED, base + urls.HOME, items, coverage.text)
+
+
+def _backend_feed(view, base: str) -> bytes:
+    b = view.backend
+    page = base + urls.backend(b.id)
+    entries = [
+        (
+            f"PyTorch {release.version}",
+            release.date,
+            urls.at(page, urls.release_anchor(release.version)),
+            f"{b.name} in PyTorch {release.version}: {_titles(es)}.",
+        )
+        for release, es in view.entries_by_release
+    ]
+    return _feed(f"PyTorch Release Atlas: {b.name}", base + urls.backend_feed(b.id), page, entries)
+
+
+def _item_feed(name: str, page: str, entries: list, changes, site: Site, base: str) -> bytes:
     """The feed of a feature, family or symbol module page: one entry per release that announced
     it (`entries`: (Release, Entry)) or has changes about it (`changes`: (Release, ChangeView)),
     newest first. An entry links to the page's section on that release where it has one (an
@@ -146,22 +150,30 @@ def _announced(entry: Entry, tier_by_id: dict) -> str:
     return f"Announced: {entry.title} ({CHANGE_LABELS[entry.change].lower()}{tier})."
 
 
-def render_item_feeds(site: Site, base: str) -> dict[str, bytes]:
-    """One feed per feature or family page and per symbol module page that lists names."""
+def render_item_feeds(site: Site, base: str) -> dict[str, tuple[tuple, Callable[..., bytes]]]:
+    """One feed per feature or family page and per symbol module page that lists names, each as
+    its inputs and the function drawing it (as render_feeds)."""
     files = {}
     by_version = {r.version: r for r in site.releases}
+
+    def feed(path: str, name: str, page: str, entries: list, changes) -> None:
+        inputs = (name, page, tuple(entries), tuple(changes), site)  # site: its tiers, read by key
+        files[path] = (inputs, lambda *a: _item_feed(*a, base))
+
     for feature in site.features:
         if feature.id in site.family_by_id:
             continue  # its family page tells its story
         entries = [(by_version[e.release], e) for e in feature.entries]
         changes = site.feature_changes.get(feature.id, ())
-        files[urls.feature_feed(feature.id)] = _item_feed(
-            feature.title, base, urls.feature(feature.id), entries, changes, site
-        )
+        feed(urls.feature_feed(feature.id), feature.title, urls.feature(feature.id), entries, changes)
     for family in site.families:
         entries = [(release, e) for release, es in family.by_release for e in es]
-        files[urls.feature_feed(family.node.id)] = _item_feed(
-            family.node.name, base, urls.feature(family.node.id), entries, family.own_changes, site
+        feed(
+            urls.feature_feed(family.node.id),
+            family.node.name,
+            urls.feature(family.node.id),
+            entries,
+            family.own_changes,
         )
     for module in site.symbol_pages.values():
         if not module.symbols:
@@ -171,7 +183,5 @@ def render_item_feeds(site: Site, base: str) -> dict[str, bytes]:
             for use in symbol.uses:
                 if use.change is not None:
                     seen.setdefault((use.release, use.change.anchor), (by_version[use.release], use.change))
-        files[urls.symbol_feed(module.name)] = _item_feed(
-            module.name, base, urls.symbol_page(module.name), [], list(seen.values()), site
-        )
+        feed(urls.symbol_feed(module.name), module.name, urls.symbol_page(module.name), [], list(seen.values()))
     return files

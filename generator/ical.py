@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+from collections.abc import Callable
 
 from . import urls
 from .computed import LedgerRow, Site
@@ -190,8 +191,13 @@ def _removal_words(row: LedgerRow) -> str:
     return said
 
 
-def render_calendar(site: Site, base: str) -> dict[str, bytes]:
-    """The calendar, keyed by its path under docs/."""
+def render_calendar(site: Site, base: str) -> dict[str, tuple[tuple, Callable[..., bytes]]]:
+    """The calendar, keyed by its path under docs/, as its inputs and the function drawing it (the
+    render's one memo, render.render_site, keeps it while its reads of the model are unchanged)."""
+    return {urls.CALENDAR: ((site,), lambda s: _calendar(s, base))}
+
+
+def _calendar(site: Site, base: str) -> bytes:
     stamp = dt.datetime.fromtimestamp(site.source_date_epoch, dt.UTC).strftime("%Y%m%dT%H%M%SZ")
     head = [
         "BEGIN:VCALENDAR",
@@ -206,4 +212,4 @@ def render_calendar(site: Site, base: str) -> dict[str, bytes]:
     events.sort(key=lambda e: (e[3], e[1]))  # by DTSTART, then UID
     lines = head + [line for event in events for line in event] + ["END:VCALENDAR"]
     text = "".join(part + "\r\n" for line in lines for part in _fold(line))
-    return {urls.CALENDAR: text.encode("utf-8")}
+    return text.encode("utf-8")

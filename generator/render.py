@@ -12,6 +12,7 @@ import contextlib
 import functools
 import json
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -134,9 +135,15 @@ class Rendered:
         if path not in self.built_from or path not in self.files:
             return None
         old_head, old_inputs, record = self.built_from[path]
-        if old_head == head and len(old_inputs) == len(inputs) and compare.same(record, old_inputs, inputs):
-            return record
-        return None
+        if old_head != head or len(old_inputs) != len(inputs):
+            return None
+        # Input by input: a tuple of inputs led by a text (a feed's name) is not one text-led value.
+        return record if all(compare.same(record, o, n) for o, n in zip(old_inputs, inputs, strict=True)) else None
+
+
+def drawn(parts: dict[str, tuple[tuple, Callable[..., bytes]]]) -> dict[str, bytes]:
+    """The bytes of files given as (inputs, draw) (generator.api, feeds, badges …), drawn now."""
+    return {path: draw(*inputs) for path, (inputs, draw) in parts.items()}
 
 
 def render_all(site: Site, site_url: str = urls.DEFAULT_SITE_URL, env: jinja2.Environment | None = None) -> dict:
@@ -183,17 +190,23 @@ def render_site(
         head = (page.template, page.title, page.description, names, meta)
         inputs = (site, *(page.context[k] for k in names))
         bodies[urls.source(page.url)] = make(urls.source(page.url), head, inputs, draw, page=True)
-    api = {path: make(path, (), inputs, draw) for path, (inputs, draw) in render_api(site, base).items()}
+    # Every other file (API, feeds, symbol data, calendar, badges) is given as the inputs it is
+    # drawn from and its drawing function, and made through the same memo as the pages.
+    made = {}
+    for parts in (
+        render_api(site, base),
+        render_feeds(site, base),
+        render_item_feeds(site, base),
+        render_symbol_data(site, base),
+        render_calendar(site, base),
+        render_badges(site),
+    ):
+        made.update((path, make(path, (), inputs, draw)) for path, (inputs, draw) in parts.items())
     if theirs:
         bodies.update(zip((urls.source(page.url) for page in theirs), helper.result(), strict=True))
         out.fresh.extend(urls.source(page.url) for page in theirs)
     out.files = {urls.source(page.url): bodies[urls.source(page.url)] for page in every}  # in the pages' order
-    out.files.update(api)
-    out.files.update(render_feeds(site, base))
-    out.files.update(render_item_feeds(site, base))
-    out.files.update(render_symbol_data(site, base))
-    out.files.update(render_calendar(site, base))
-    out.files.update(render_badges(site))
+    out.files.update(made)
     out.files.update(browser.files())  # what the scripts read from Python (search paths, shards)
     out.files[urls.CARD] = card.png()
     for asset in sorted(ASSETS.rglob("*")):

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -224,10 +225,11 @@ def torchfix_yaml(site: Site, base: str) -> bytes:
     return ("\n".join(out) + "\n").encode("utf-8")
 
 
-def render_symbol_data(site: Site, base: str) -> dict[str, bytes]:
-    """The files, keyed by path under docs/."""
+def render_symbol_data(site: Site, base: str) -> dict[str, tuple[tuple, Callable[..., bytes]]]:
+    """The files, keyed by path under docs/, each as its inputs and the function drawing it (the
+    render's one memo, render.render_site, keeps a file whose reads of the model are unchanged)."""
     return {
-        SYMBOLS_JSON: symbols_json(site, base),
-        SYMBOLS_SCHEMA: SCHEMA.read_bytes(),
-        TORCHFIX_YAML: torchfix_yaml(site, base),
+        SYMBOLS_JSON: ((site,), lambda s: symbols_json(s, base)),
+        SYMBOLS_SCHEMA: ((SCHEMA.read_bytes(),), lambda schema: schema),
+        TORCHFIX_YAML: ((site,), lambda s: torchfix_yaml(s, base)),
     }

@@ -12,6 +12,7 @@ import pytest
 
 from generator import feeds, ical, urls
 from generator.build import site_model
+from generator.render import drawn
 from tests.conftest import FIXTURE, real_model, run_cli
 
 BASE = "https://atlas.example.org/"
@@ -20,7 +21,7 @@ ATOM = "{http://www.w3.org/2005/Atom}"
 
 @pytest.fixture(scope="module")
 def calendar_bytes() -> bytes:
-    return ical.render_calendar(real_model(), BASE)[urls.CALENDAR]
+    return drawn(ical.render_calendar(real_model(), BASE))[urls.CALENDAR]
 
 
 @pytest.fixture(scope="module")
@@ -47,7 +48,7 @@ def test_the_calendar_is_rfc_5545(calendar_bytes, events):
         for field in ("UID", "DTSTAMP", "DTSTART", "DTEND", "SUMMARY"):
             assert field in event, (field, event)
         assert event.decoded("DTEND") > day(event)
-    assert ical.render_calendar(real_model(), BASE)[urls.CALENDAR] == calendar_bytes  # same content, same bytes
+    assert drawn(ical.render_calendar(real_model(), BASE))[urls.CALENDAR] == calendar_bytes  # same content, same bytes
 
 
 def test_every_release_and_patch_is_on_its_day(events):
@@ -93,7 +94,7 @@ def test_a_plan_that_shipped_leaves_the_calendar_and_a_bad_plan_is_refused(tmp_p
         '  - {version: "2.9", branch_cut: "2025-09-20", release: "2025-10-15", first_patch: "2025-11"}\n',
         encoding="utf-8",
     )
-    calendar = icalendar.Calendar.from_ical(ical.render_calendar(site_model(content), BASE)[urls.CALENDAR])
+    calendar = icalendar.Calendar.from_ical(drawn(ical.render_calendar(site_model(content), BASE))[urls.CALENDAR])
     names = {str(event["UID"]) for event in calendar.walk("VEVENT")}
     assert "planned-2.9@pytorch-release-atlas" in names and "planned-2.8@pytorch-release-atlas" not in names
     (content / "cadence.yaml").write_text(
@@ -133,7 +134,7 @@ def atom_entries(data: bytes) -> list[ET.Element]:
 
 def test_every_feature_family_and_module_feed_parses():
     site = real_model()
-    files = feeds.render_item_feeds(site, BASE)
+    files = drawn(feeds.render_item_feeds(site, BASE))
     pages = {p for p in files if p.startswith(urls.FEATURES)}
     expected = {urls.feature_feed(f.id) for f in site.features if f.id not in site.family_by_id}
     expected |= {urls.feature_feed(f.node.id) for f in site.families}
@@ -147,7 +148,7 @@ def test_every_feature_family_and_module_feed_parses():
 
 def test_a_feature_feed_says_what_each_release_did():
     site = real_model()
-    entries = atom_entries(feeds.render_item_feeds(site, BASE)[urls.feature_feed("flex-attention")])
+    entries = atom_entries(drawn(feeds.render_item_feeds(site, BASE))[urls.feature_feed("flex-attention")])
     titles = [e.find(f"{ATOM}title").text for e in entries]
     flex = site.feature_by_id["flex-attention"]
     announced = {e.release for e in flex.entries}
@@ -164,7 +165,7 @@ def test_a_feature_feed_says_what_each_release_did():
 
 def test_a_module_feed_lists_the_changes_naming_its_names():
     site = real_model()
-    entries = atom_entries(feeds.render_item_feeds(site, BASE)[urls.symbol_feed("torch.export")])
+    entries = atom_entries(drawn(feeds.render_item_feeds(site, BASE))[urls.symbol_feed("torch.export")])
     text = {e.find(f"{ATOM}title").text: e.find(f"{ATOM}summary").text for e in entries}
     module = site.symbol_pages["torch.export"]
     named = {u.change.anchor for s in module.symbols for u in s.uses if u.change and u.release == "2.9"}

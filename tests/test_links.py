@@ -164,8 +164,8 @@ def test_badge_colours_are_the_light_tier_palette_of_the_site():
 
 def test_badges_and_the_card_are_byte_identical_across_processes():
     code = (
-        "import hashlib, sys; from generator.build import site_model; from generator.badges import render_badges;"
-        "from generator import card; b = render_badges(site_model(__import__('pathlib').Path(sys.argv[1])));"
+        "import hashlib, sys; from generator.build import site_model; from generator.badges import render_badges; from generator.render import drawn;"
+        "from generator import card; b = drawn(render_badges(site_model(__import__('pathlib').Path(sys.argv[1]))));"
         "print(hashlib.sha256(repr(sorted(b.items())).encode() + card.png()).hexdigest())"
     )
     digests = {

@@ -9,7 +9,6 @@ from pathlib import Path
 
 from generator import search
 from generator.build import site_model
-
 from tests.conftest import FIXTURE
 
 

@@ -10,6 +10,7 @@ import pytest
 import yaml
 
 from generator import symbol_data, urls
+from generator.render import drawn
 from tests.conftest import real_model
 
 BASE = "https://atlas.example.org/"
@@ -17,7 +18,7 @@ BASE = "https://atlas.example.org/"
 
 @pytest.fixture(scope="module")
 def files() -> dict[str, bytes]:
-    return symbol_data.render_symbol_data(real_model(), BASE)
+    return drawn(symbol_data.render_symbol_data(real_model(), BASE))
 
 
 @pytest.fixture(scope="module")
