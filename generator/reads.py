@@ -198,7 +198,7 @@ class Compare:
     def same(self, record: tuple, old, new) -> bool:
         """True if everything `record` says was read of `old` is equal in `new`."""
         if record[2]:  # read whole
-            return old == new
+            return self.equal(old, new)
         tag = id(record)
         if tag not in self._records:
             self._records[tag] = (dict(record[0]), dict(record[1]), record)

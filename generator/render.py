@@ -12,7 +12,6 @@ import contextlib
 import functools
 import json
 import os
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -141,9 +140,9 @@ class Rendered:
         return record if all(compare.same(record, o, n) for o, n in zip(old_inputs, inputs, strict=True)) else None
 
 
-def drawn(parts: dict[str, tuple[tuple, Callable[..., bytes]]]) -> dict[str, bytes]:
-    """The bytes of files given as (inputs, draw) (generator.api, feeds, badges …), drawn now."""
-    return {path: draw(*inputs) for path, (inputs, draw) in parts.items()}
+def drawn(parts: dict[str, tuple]) -> dict[str, bytes]:
+    """The bytes of files given as (inputs, draw[, whole]) (generator.api, feeds, badges …), drawn now."""
+    return {path: draw(*inputs) for path, (inputs, draw, *_) in parts.items()}
 
 
 def render_all(site: Site, site_url: str = urls.DEFAULT_SITE_URL, env: jinja2.Environment | None = None) -> dict:
@@ -192,6 +191,10 @@ def render_site(
         bodies[urls.source(page.url)] = make(urls.source(page.url), head, inputs, draw, page=True)
     # Every other file (API, feeds, symbol data, calendar, badges) is given as the inputs it is
     # drawn from and its drawing function, and made through the same memo as the pages.
+    # Every other file (API, feeds, symbol data, calendar, badges) is given as the inputs it is
+    # drawn from and its drawing function, and made through the same memo as the pages; a file
+    # marked `whole` prints its inputs nearly whole (a release's API record), so it is drawn from
+    # them unwatched and kept while they are equal (recording its reads would earn nothing).
     made = {}
     for parts in (
         render_api(site, base),
@@ -201,7 +204,9 @@ def render_site(
         render_calendar(site, base),
         render_badges(site),
     ):
-        made.update((path, make(path, (), inputs, draw)) for path, (inputs, draw) in parts.items())
+        made.update(
+            (path, make(path, (), inputs, draw, whole=any(how))) for path, (inputs, draw, *how) in parts.items()
+        )
     if theirs:
         bodies.update(zip((urls.source(page.url) for page in theirs), helper.result(), strict=True))
         out.fresh.extend(urls.source(page.url) for page in theirs)
@@ -224,11 +229,17 @@ class _Maker:
         self.compare = Compare()
         self.records: dict[tuple, tuple] = {}  # equal records share one object, so comparisons are shared too
 
-    def __call__(self, path: str, head: tuple, inputs: tuple, draw, page: bool = False) -> bytes:
+    def __call__(self, path: str, head: tuple, inputs: tuple, draw, page: bool = False, whole: bool = False) -> bytes:
+        """The file's bytes. `whole`: drawn from its inputs unwatched, kept while they are equal."""
         previous, out = self.previous, self.out
         if previous is not None and (kept := previous.kept(self.compare, path, head, inputs)) is not None:
             out.built_from[path] = (head, inputs, kept)
             return previous.files[path]
+        if whole:
+            out.fresh.append(path)
+            if self.watch:
+                out.built_from[path] = (head, inputs, WHOLE)
+            return draw(*inputs)
         reads = Reads() if self.watch else None
         data = draw(*(reads.wrap(v) for v in inputs)) if reads else draw(*inputs)
         out.fresh.append(path)
@@ -239,6 +250,10 @@ class _Maker:
             out.built_from[path] = (head, inputs, self.records.setdefault(frozen, frozen))
         return data
 
+
+WHOLE = Reads().frozen()
+WHOLE = (WHOLE[0], WHOLE[1], True)
+"""The record of a file drawn from its inputs unwatched: read whole (reads.Compare.same)."""
 
 PARALLEL_FROM = 64
 """From this many pages, a build renders every other page in a forked child (`render_site`)."""
