@@ -183,6 +183,18 @@ class Family:
     member_actions: tuple  # the same for its members' changes an upgrade must act on (breaking, deprecations ...)
     member_counts: tuple  # ((CatalogueFeature, depth, count), ...) members with changes, depth first
     ids: tuple[str, ...]  # itself and every feature below it
+    changes_by_release: tuple[ReleaseChanges, ...] = ()  # own_changes and member_actions, a page per release
+
+
+@dataclass(frozen=True)
+class ReleaseChanges:
+    """The changes one release's notes tie to a feature or a family: a row of the table on its page
+    (#changes) and the page of their own, /features/<id>/X.Y/, that keeps its page from growing with
+    every release (issue 36)."""
+
+    release: Release
+    own: tuple[ChangeView, ...]  # tied to the feature (the family) itself, in release-page order
+    member_actions: tuple[ChangeView, ...] = ()  # a family's: its members' changes an upgrade must act on
 
 
 @dataclass(frozen=True)
@@ -387,6 +399,7 @@ class Site:
     earlier_removals: tuple[tuple[Release, ChangeView], ...]  # removals of what was deprecated before the change lists
     defaults: tuple[tuple[Release, ChangeView], ...]  # default and behaviour changes, newest first
     feature_changes: dict = field(hash=False)  # feature id -> ((Release, ChangeView), ...), newest first
+    feature_changes_by_release: dict = field(hash=False)  # feature id -> (ReleaseChanges, ...), newest first
     release_views: dict = field(hash=False)  # version -> ReleaseView
     entries_by_tier: dict = field(hash=False)  # tier id -> entries, newest first
     symbol_pages: dict = field(hash=False)  # module path -> SymbolModule, by path: the /symbols/ pages

@@ -97,6 +97,7 @@ def enrich(content: Content, session: Session | None = None) -> Site:
         ledger_overdue=sum(1 for row in ledger if row.overdue),
         earlier_removals=d(facts.earlier_removals, releases, views),
         feature_changes=feature_changes,
+        feature_changes_by_release=d(changeviews.feature_changes_by_release, feature_changes),
         defaults=d(_defaults, releases, views),
         release_views={
             r.version: d(_release_view, r, content.vocabularies, tiers, backends, vs, ps, key=r.version)

@@ -196,17 +196,19 @@ def _release_pages(site: Site) -> Iterator[Page]:
 
 def _feature_pages(site: Site) -> Iterator[Page]:
     """A page per feature, but a family's feature, whose family page tells its story; then the
-    family pages."""
+    family pages. Each is followed by a page per release with the changes that release ties to it."""
     for feature in site.features:
         if feature.id not in site.family_by_id:
+            by_release = site.feature_changes_by_release.get(feature.id, ())
             yield Page(
                 urls.feature(feature.id),
                 "feature.md.j2",
                 feature.title,
                 describe.feature_description(site, feature),
-                {"feature": feature, "changes": site.feature_changes.get(feature.id, ())},
+                {"feature": feature, "changes": site.feature_changes.get(feature.id, ()), "by_release": by_release},
                 "features/*.yaml, releases/*.yaml, changes/*.yaml",
             )
+            yield from _feature_changes_pages(site, feature.id, feature.title, by_release, False)
     for family in site.families:
         yield Page(
             urls.feature(family.node.id),
@@ -215,6 +217,21 @@ def _feature_pages(site: Site) -> Iterator[Page]:
             describe.family_description(site, family),
             {"family": family},
             f"{family.node.source_file}, releases/*.yaml, changes/*.yaml",
+        )
+        yield from _feature_changes_pages(site, family.node.id, family.node.name, family.changes_by_release, True)
+
+
+def _feature_changes_pages(site: Site, feature_id: str, name: str, by_release, family: bool) -> Iterator[Page]:
+    """/features/<id>/X.Y/: the changes one release ties to a feature or a family."""
+    for changes in by_release:
+        v = changes.release.version
+        yield Page(
+            urls.feature_changes(feature_id, v),
+            "feature_changes.md.j2",
+            f"{name} changes in PyTorch {v}",
+            describe.feature_changes_description(name, changes, family),
+            {"feature_id": feature_id, "name": name, "changes": changes, "family": family},
+            f"features/*.yaml, releases/*.yaml, changes/{v}.yaml",
         )
 
 

@@ -70,6 +70,12 @@ def feature(feature_id: str) -> str:
     return f"{FEATURES}{feature_id}/"
 
 
+def feature_changes(feature_id: str, version: str) -> str:
+    """The release-note changes one release ties to a feature or a family (a page per pair keeps
+    feature and family pages from growing with every release)."""
+    return f"{FEATURES}{feature_id}/{version}/"
+
+
 def backend(backend_id: str) -> str:
     return f"{BACKENDS}{backend_id}/"
 
@@ -255,6 +261,7 @@ def upgrading_step(group: str) -> str:
 
 DEFAULTS = "defaults"  # the upgrade guide's list of every default and behaviour change
 EARLIER_REMOVALS = "removals-of-earlier-deprecations"  # /deprecations/: removals of what an earlier release deprecated
+MEMBER_ACTIONS = "member-actions"  # a family's members' changes an upgrade must act on (its page, its release pages)
 KNOWN_ISSUES = "known-issues"  # a release page's tracked regressions, above its features
 
 

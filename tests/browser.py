@@ -39,6 +39,7 @@ PAGE_KINDS = {
     "features.md.j2": "features/",
     "feature.md.j2": "features/flex-attention/",
     "family.md.j2": "features/torch-export/",
+    "feature_changes.md.j2": "features/torchinductor/2.12/",
     "backends.md.j2": "backends/",
     "backend.md.j2": "backends/cuda/",
     "backend_changes.md.j2": "backends/rocm/2.12/",

@@ -213,9 +213,14 @@ def test_sub_families_follow_their_family_depth_first_and_collect_their_members_
     assert widgets.members == 2
     assert [c.id for c in compiler.ancestors] == ["widgets"]
     assert compiler.feature is site.feature_by_id["widget-compiler"]  # a family announced in its own right
-    assert [(node.id, depth, count) for node, depth, count in widgets.member_counts] == [("mesh", 2, 1)]
-    # An improvement asks nothing of an upgrade: it is counted, not listed among the members' actions.
-    assert widgets.member_actions == ()
+    counts = [(node.id, depth, count) for node, depth, count in widgets.member_counts]
+    assert counts == [("widget-compiler", 1, 1), ("mesh", 2, 1)]
+    # An improvement (mesh's) asks nothing of an upgrade: it is counted, not listed among the
+    # members' actions; the fixture's breaking change tagged widget-compiler is.
+    assert [v.change.prs for _, v in widgets.member_actions] == [(301,)]
+    # Each release's share is on a page of its own: one release here.
+    [rc] = widgets.changes_by_release
+    assert (rc.release.version, rc.own, rc.member_actions) == ("2.8", (), (widgets.member_actions[0][1],))
 
 
 def test_families_with_the_most_releases_come_first(content_copy):

@@ -19,6 +19,7 @@ PAGES = [
     "features/index.md",
     "features/widget-compiler/index.md",
     "features/widgets/index.md",
+    "features/widgets/2.8/index.md",
     "backends/index.md",
     "backends/cuda/index.md",
     "backends/cuda/2.8/index.md",
