@@ -440,7 +440,7 @@ class StoryCell:
 class StoryRow:
     label: str  # e.g. an area's name
     url: str  # page URL (generator.urls) the row label links to
-    cells: tuple[StoryCell, ...]  # one per release, oldest first
+    cells: tuple[StoryCell, ...]  # one per release the table shows (Home.glance), oldest first
 
 
 @dataclass(frozen=True)
@@ -464,3 +464,4 @@ class Home:
     due: tuple[DueItem, ...]  # due first (soonest first), then overdue, then recent undated deprecations
     upgrade_from: str  # the picker's default: the release before the latest
     upgrade_to: str  # the latest release
+    glance: tuple[str, ...] = ()  # the versions the glance table shows, oldest first: the newest (home.GLANCE_RELEASES)
