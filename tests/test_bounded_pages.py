@@ -1,0 +1,103 @@
+"""Issue 36: pages that stay light as the Atlas grows. A feature's or family's page counts its
+release-note changes by release and links to a page per release (/features/<id>/X.Y/); the home
+page's glance table shows the newest releases. Checked on sizes, never on time."""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections import defaultdict
+
+import pytest
+
+from bench.corpus import make_corpus
+from generator import pages, urls
+from generator.build import site_model
+from generator.render import render_all
+from tests.conftest import ROOT, real_model
+
+# The page kinds this issue bounds: their largest page must not grow with the number of releases.
+BOUNDED = ("home.md.j2", "feature.md.j2", "family.md.j2", "feature_changes.md.j2")
+SCALE = 3
+# A page may grow a little with releases (a family's matrix has a column per release, the home page
+# a link per release); one that lists every release's changes grows with the scale itself.
+GROWTH = 1.3
+
+LINK = re.compile(r'href="([^"#]*)(?:#([^"]*))?"')
+MD_LINK = re.compile(r"\]\(([^)#]*)(?:#([^)]*))?\)")
+
+
+def _largest_by_kind(site, files: dict) -> dict[str, tuple[int, str]]:
+    largest: dict[str, tuple[int, str]] = defaultdict(lambda: (0, ""))
+    for page in pages.pages(site):
+        size = len(files[urls.source(page.url)])
+        largest[page.template] = max(largest[page.template], (size, page.url))
+    return largest
+
+
+@pytest.fixture(scope="module")
+def real_files():
+    return render_all(real_model())
+
+
+def test_no_bounded_page_grows_with_the_number_of_releases(tmp_path, real_files):
+    grown = site_model(make_corpus(ROOT / "content", tmp_path / "content", SCALE))
+    assert len(grown.releases) == SCALE * len(real_model().releases)
+    real, big = _largest_by_kind(real_model(), real_files), _largest_by_kind(grown, render_all(grown))
+    for kind in BOUNDED:
+        assert big[kind][0] <= GROWTH * real[kind][0], (kind, real[kind], big[kind])
+    # The pages that still grow are a page per release or per backend and release: bounded too.
+    assert big["release.md.j2"][0] <= GROWTH * real["release.md.j2"][0]
+
+
+def _links(text: str, page_url: str) -> set[tuple[str, str]]:
+    """(page URL, anchor) of every link in a rendered Markdown page, resolved against its URL."""
+    out = set()
+    for pattern in (LINK, MD_LINK):
+        for target, anchor in pattern.findall(text):
+            if "://" in target or target.startswith("mailto:"):
+                continue
+            path = posixpath.normpath(posixpath.join(page_url or ".", target.removesuffix("index.md") or "."))
+            if not target or target.endswith("/") or target.endswith("index.md"):  # a page, not a file
+                path = "" if path == "." else path + "/"
+            out.add((path, anchor or ""))
+    return out
+
+
+def test_every_change_a_feature_page_counts_is_on_a_release_page_it_links_to(real_files):
+    """Nothing is lost: from a feature's or family's page, its per-release pages list every change
+    it lists (its own, and for a family its members' changes an upgrade must act on), each linked
+    to its anchor on its release page."""
+    site = real_model()
+    owners = [(f.id, site.feature_changes.get(f.id, ())) for f in site.features if f.id not in site.family_by_id]
+    owners += [(fam.node.id, fam.own_changes + fam.member_actions) for fam in site.families]
+    checked = 0
+    for fid, pairs in owners:
+        url = urls.feature(fid)
+        page = real_files[urls.source(url)].decode("utf-8")
+        per_release = {u for u, _ in _links(page, url) if u.startswith(url) and u != url and u.endswith("/")}
+        assert len(per_release) == len({r.version for r, _ in pairs}), fid
+        reached = set()
+        for sub in per_release:
+            reached |= _links(real_files[urls.source(sub)].decode("utf-8"), sub)
+        wanted = {(urls.release(r.version), v.anchor) for r, v in pairs}
+        assert wanted <= reached, (fid, sorted(wanted - reached)[:3])
+        checked += len(wanted)
+    assert checked > 5000  # the real content ties thousands of changes to features
+
+
+def test_a_family_page_keeps_its_anchors_and_leads_to_its_release_pages(real_files):
+    """Links to a family page's sections still land on a heading there, which leads on to the
+    per-release pages holding the lists."""
+    url = urls.feature("torch-export")
+    page = real_files[urls.source(url)].decode("utf-8")
+    for anchor in ("matrix", "releases", urls.CHANGES, urls.MEMBER_ACTIONS, "member-changes", "release-2-12"):
+        assert f"{{ #{anchor} }}" in page, anchor
+    section = page[page.index("{ #member-actions }") : page.index("{ #member-changes }")]
+    family = real_model().family_by_id["torch-export"]
+    acting = [rc for rc in family.changes_by_release if rc.member_actions]
+    assert acting and {
+        (urls.feature_changes("torch-export", rc.release.version), urls.MEMBER_ACTIONS) for rc in acting
+    } <= _links(section, url)
+    sub = real_files[urls.source(urls.feature_changes("torch-export", acting[0].release.version))].decode("utf-8")
+    assert f"{{ #{urls.MEMBER_ACTIONS} }}" in sub and f"{{ #{urls.CHANGES} }}" in sub
