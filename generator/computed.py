@@ -235,6 +235,21 @@ class Symbol:
     short: str  # the name after its page's module path ("export"), "" for the module itself
     uses: tuple[SymbolUse, ...]  # newest release first; in a release, entries then changes in notes order
 
+    @property
+    def shown(self) -> tuple[SymbolUse, ...]:
+        """The uses its module page lists: the newest SYMBOL_USES_SHOWN."""
+        return self.uses[:SYMBOL_USES_SHOWN]
+
+    @property
+    def more(self) -> int:
+        """Uses its module page leaves to the name's own page (urls.symbol_name_page); 0 for none."""
+        return max(0, len(self.uses) - SYMBOL_USES_SHOWN)
+
+
+SYMBOL_USES_SHOWN = 8
+"""Uses a module page lists under a name, newest first. A name named more often gets a page of its
+own with every use, so a module page grows with its names, not with every release (issue 36)."""
+
 
 @dataclass(frozen=True)
 class SymbolModule:

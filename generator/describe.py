@@ -137,6 +137,17 @@ def symbol_module_description(site: Site, module) -> str:
     )
 
 
+def symbol_name_description(site: Site, symbol) -> str:
+    """A name's page of every change and feature entry naming it, counted, over which releases."""
+    changes = sum(1 for u in symbol.uses if u.change is not None)
+    entries = len(symbol.uses) - changes
+    return (
+        f"{symbol.name}: named in {_plural(changes, 'release-note change')} and "
+        f"{_plural(entries, 'feature entry', 'feature entries')} of PyTorch 2.x, from "
+        f"{symbol.uses[-1].release} to {symbol.uses[0].release}."
+    )
+
+
 @dataclass(frozen=True)
 class PageMeta:
     """What a page's head says about it: its description and the Open Graph fields."""
@@ -175,9 +186,11 @@ def page_meta(site: Site, page, base: str) -> PageMeta:
         title = f"{c['name']} in PyTorch {c['changes'].release.version}"
     elif template == "symbol_module.md.j2":
         title = f"{c['module'].name} in PyTorch 2.x"
+    elif template == "symbol_name.md.j2":
+        title = f"{c['symbol'].name} in PyTorch 2.x"
     kind = "website" if page.url == urls.HOME else "article"
     block = Markup("")
-    if title is not None and template not in ("backend_changes.md.j2", "feature_changes.md.j2"):
+    if title is not None and template not in ("backend_changes.md.j2", "feature_changes.md.j2", "symbol_name.md.j2"):
         badge = preview = None
         if feature is not None:
             badge = base + urls.badge(feature.id)

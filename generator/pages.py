@@ -179,6 +179,16 @@ def _symbol_pages(site: Site) -> Iterator[Page]:
             {"module": module},
             "releases/*.yaml, changes/*.yaml",
         )
+        for symbol in module.symbols:
+            if symbol.more:
+                yield Page(
+                    urls.symbol_name_page(module.name, symbol.name),
+                    "symbol_name.md.j2",
+                    symbol.name,
+                    describe.symbol_name_description(site, symbol),
+                    {"module": module.name, "symbol": symbol},
+                    "releases/*.yaml, changes/*.yaml",
+                )
 
 
 def _release_pages(site: Site) -> Iterator[Page]:

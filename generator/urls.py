@@ -90,6 +90,12 @@ def symbol_page(module: str) -> str:
     return f"{SYMBOLS}{module}/"
 
 
+def symbol_name_page(module: str, name: str) -> str:
+    """Every change and feature naming one name, for a name its module page lists only the newest
+    uses of: ('torch', 'torch.compile') -> 'symbols/torch/torch.compile/'."""
+    return f"{SYMBOLS}{module}/{name}/"
+
+
 def source(url: str) -> str:
     """The Markdown file under docs/ that renders a page: 'releases/2.12/' -> 'releases/2.12/index.md'."""
     return f"{url}index.md"

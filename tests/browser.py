@@ -55,6 +55,7 @@ PAGE_KINDS = {
     "speed.md.j2": "speed/",
     "symbols.md.j2": "symbols/",
     "symbol_module.md.j2": "symbols/torch.export/",
+    "symbol_name.md.j2": "symbols/torch/torch.compile/",
     "search.md.j2": "search/?q=torch.cat",
 }
 """One page of every kind (by its template) of the real site, for the screenshot and accessibility

@@ -101,3 +101,26 @@ def test_a_family_page_keeps_its_anchors_and_leads_to_its_release_pages(real_fil
     } <= _links(section, url)
     sub = real_files[urls.source(urls.feature_changes("torch-export", acting[0].release.version))].decode("utf-8")
     assert f"{{ #{urls.MEMBER_ACTIONS} }}" in sub and f"{{ #{urls.CHANGES} }}" in sub
+
+
+def test_a_module_page_lists_a_names_newest_uses_and_links_to_all_of_them(real_files):
+    """A symbol page grows with its names, not with every release: a name lists its newest uses
+    and, when named more often, links to its own page listing every use."""
+    from generator.computed import SYMBOL_USES_SHOWN
+
+    module = real_model().symbol_pages["torch"]
+    url = urls.symbol_page(module.name)
+    page = real_files[urls.source(url)].decode("utf-8")
+    longer = [s for s in module.symbols if s.more]
+    assert longer  # torch.compile, torch.cond … are named more often than a module page lists
+    for s in module.symbols:
+        start = page.index(f'<h2 id="{s.name}"')
+        items = page[start : page.index("</ul>", start)].count("<li>")
+        assert items == len(s.uses) if not s.more else items == SYMBOL_USES_SHOWN + 1, s.name
+    for s in longer:
+        sub = urls.symbol_name_page(module.name, s.name)
+        assert (sub, "") in _links(page, url)
+        wanted = {
+            (urls.release(u.release), u.change.anchor if u.change else urls.entry_anchor(u.entry.id)) for u in s.uses
+        }
+        assert wanted <= _links(real_files[urls.source(sub)].decode("utf-8"), sub), s.name
