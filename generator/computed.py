@@ -408,7 +408,9 @@ class Site:
     tier_levels: tuple[TierLevel, ...]
     backend_views: tuple[BackendView, ...]
     contributors: tuple[Contributor, ...]
-    timeline: Matrix
+    timeline: tuple[
+        Matrix, ...
+    ]  # the timeline pages, newest first: /timeline/, then earlier spans (lifecycle.timeline_spans)
     ledger: tuple[LedgerRow, ...]
     ledger_overdue: int
     earlier_removals: tuple[tuple[Release, ChangeView], ...]  # removals of what was deprecated before the change lists

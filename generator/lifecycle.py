@@ -43,11 +43,13 @@ def strip(
     pad: bool,
     gone_after: str | None = None,
     backend: str | None = None,
+    since: str | None = None,
 ) -> tuple[Cell, ...]:
     """_cells merged into runs (a run of releases that do not mention the feature is one cell).
     With gone_after (a removal the compatibility rows tell, not an entry), releases from it on that
     do not mention the feature are gone instead of carrying its last tier. With backend, the strip
-    as that backend sees it (facts.backend_entries)."""
+    as that backend sees it (facts.backend_entries). With since, the strip from that release on
+    (a timeline page's first), the tier in force then carried in."""
     cells = _cells(facts.backend_entries(entries, backend) if backend else entries, eras, tiers, pad)
     if gone_after is not None:
         after = version_key(gone_after)
@@ -55,6 +57,8 @@ def strip(
             Cell(c.release, None, "", "gone", None) if c.entry is None and version_key(c.release) >= after else c
             for c in cells
         )
+    if since is not None:
+        cells = tuple(c for c in cells if version_key(c.release) >= version_key(since))
     return runs(cells)
 
 
@@ -222,8 +226,36 @@ def ancestors(node: CatalogueFeature, catalogue_by_id: dict) -> tuple[CatalogueF
     return tuple(reversed(out))
 
 
-def timeline(eras: Eras, tiers: tuple[Tier, ...], features: tuple[Feature, ...]) -> Matrix:
-    """Every feature's row, lined up under every release."""
-    return Matrix(
-        tuple(v for v, _ in eras), tuple(row(f, strip(f.entries, eras, tiers, True, gone_after(f))) for f in features)
-    )
+TIMELINE_RELEASES = 15
+"""Releases a timeline page shows: /timeline/ the newest; each earlier page a span of as many, counted
+from the first release, so its address never changes (issue 36: one page of every feature under
+every release grew with both)."""
+
+
+def timeline_spans(versions: tuple[str, ...]) -> tuple[tuple[int, int], ...]:
+    """(start, stop) indexes into versions of each timeline page, newest first: the newest
+    TIMELINE_RELEASES releases (/timeline/), then every earlier span of TIMELINE_RELEASES releases,
+    counted from the first release, that holds a release the newest page does not show."""
+    n, size = len(versions), TIMELINE_RELEASES
+    newest = (max(0, n - size), n)
+    earlier = [(k, k + size) for k in range(0, newest[0], size)]
+    return (newest, *reversed(earlier))
+
+
+def timeline(eras: Eras, tiers: tuple[Tier, ...], features: tuple[Feature, ...]) -> tuple[Matrix, ...]:
+    """The timeline pages, newest first (`timeline_spans`): each a row per feature an entry of its
+    releases names, lined up under those releases, the tier in force carried in from before."""
+    pages = []
+    for start, stop in timeline_spans(tuple(v for v, _ in eras)):
+        shown = {v for v, _ in eras[start:stop]}
+        pages.append(
+            Matrix(
+                tuple(v for v, _ in eras[start:stop]),
+                tuple(
+                    row(f, strip(f.entries, eras[:stop], tiers, True, gone_after(f), since=eras[start][0]))
+                    for f in features
+                    if any(e.release in shown for e in f.entries)
+                ),
+            )
+        )
+    return tuple(pages)

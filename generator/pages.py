@@ -78,7 +78,7 @@ _FIXED = [
         urls.TIMELINE,
         "timeline.md.j2",
         "Timeline",
-        "Every PyTorch 2.x feature across every release, filterable by backend, area and tier.",
+        "Every PyTorch 2.x feature across the releases that announced or changed it, filterable by backend, area and tier, the newest releases first.",
         "releases/*.yaml",
     ),
     (
@@ -150,7 +150,19 @@ def _site_pages(site: Site) -> Iterator[Page]:
     for url, template, title, description, source in _FIXED:
         # The guide's environment box reads the compatibility rows and the GPU table (envpaste.view).
         view = {"env": envpaste.view_json(site)} if url == urls.UPGRADE else {}
+        if url == urls.TIMELINE:
+            view = {"matrix": site.timeline[0], "spans": _timeline_spans(site)}
         yield Page(url, template, title, description, view, source)
+    for matrix in site.timeline[1:]:
+        first, last = matrix.releases[0], matrix.releases[-1]
+        yield Page(
+            urls.timeline_span(first, last),
+            "timeline.md.j2",
+            f"Timeline {first}–{last}",
+            f"Every PyTorch feature releases {first} to {last} announced or changed, across those releases, filterable by backend, area and tier.",
+            {"matrix": matrix, "spans": _timeline_spans(site)},
+            "releases/*.yaml",
+        )
     yield Page(
         urls.SPEED,
         "speed.md.j2",
@@ -159,6 +171,12 @@ def _site_pages(site: Site) -> Iterator[Page]:
         {"report": benchmark()},
         "../generator/benchmark.md (make bench)",
     )
+
+
+def _timeline_spans(site: Site) -> tuple[tuple[str, str, str], ...]:
+    """(first, last, URL) of every timeline page, newest first: what each links to."""
+    spans = [(m.releases[0], m.releases[-1], urls.timeline_span(m.releases[0], m.releases[-1])) for m in site.timeline]
+    return ((spans[0][0], spans[0][1], urls.TIMELINE), *spans[1:]) if spans else ()
 
 
 def _symbol_pages(site: Site) -> Iterator[Page]:

@@ -90,6 +90,11 @@ def symbol_page(module: str) -> str:
     return f"{SYMBOLS}{module}/"
 
 
+def timeline_span(first: str, last: str) -> str:
+    """A timeline page of earlier releases: ('2.0', '2.14') -> 'timeline/2.0-2.14/'."""
+    return f"{TIMELINE}{first}-{last}/"
+
+
 def symbol_name_page(module: str, name: str) -> str:
     """Every change and feature naming one name, for a name its module page lists only the newest
     uses of: ('torch', 'torch.compile') -> 'symbols/torch/torch.compile/'."""

@@ -17,7 +17,7 @@ from generator.render import render_all
 from tests.conftest import ROOT, real_model
 
 # The page kinds this issue bounds: their largest page must not grow with the number of releases.
-BOUNDED = ("home.md.j2", "feature.md.j2", "family.md.j2", "feature_changes.md.j2")
+BOUNDED = ("home.md.j2", "feature.md.j2", "family.md.j2", "feature_changes.md.j2", "timeline.md.j2")
 SCALE = 3
 # A page may grow a little with releases (a family's matrix has a column per release, the home page
 # a link per release); one that lists every release's changes grows with the scale itself.
@@ -40,10 +40,16 @@ def real_files():
     return render_all(real_model())
 
 
-def test_no_bounded_page_grows_with_the_number_of_releases(tmp_path, real_files):
-    grown = site_model(make_corpus(ROOT / "content", tmp_path / "content", SCALE))
-    assert len(grown.releases) == SCALE * len(real_model().releases)
-    real, big = _largest_by_kind(real_model(), real_files), _largest_by_kind(grown, render_all(grown))
+@pytest.fixture(scope="module")
+def grown(tmp_path_factory):
+    """The real content SCALE times over (bench.corpus), and its rendered pages."""
+    site = site_model(make_corpus(ROOT / "content", tmp_path_factory.mktemp("grown") / "content", SCALE))
+    assert len(site.releases) == SCALE * len(real_model().releases)
+    return site, render_all(site)
+
+
+def test_no_bounded_page_grows_with_the_number_of_releases(grown, real_files):
+    real, big = _largest_by_kind(real_model(), real_files), _largest_by_kind(*grown)
     for kind in BOUNDED:
         assert big[kind][0] <= GROWTH * real[kind][0], (kind, real[kind], big[kind])
     # The pages that still grow are a page per release or per backend and release: bounded too.
@@ -124,3 +130,20 @@ def test_a_module_page_lists_a_names_newest_uses_and_links_to_all_of_them(real_f
             (urls.release(u.release), u.change.anchor if u.change else urls.entry_anchor(u.entry.id)) for u in s.uses
         }
         assert wanted <= _links(real_files[urls.source(sub)].decode("utf-8"), sub), s.name
+
+
+def test_every_entry_is_on_a_timeline_page_and_the_pages_link_each_other(grown):
+    """The timeline is a page per span of releases: every entry of every release is a cell of one
+    of them, and each page links to the others."""
+    site, files = grown
+    timeline = [p for p in pages.pages(site) if p.template == "timeline.md.j2"]
+    assert len(timeline) == SCALE  # the real content is one span of releases
+    assert timeline[0].url == urls.TIMELINE
+    reached = set()
+    for page in timeline:
+        text = files[urls.source(page.url)].decode("utf-8")
+        links = _links(text, page.url)
+        assert {p.url for p in timeline if p is not page} <= {u for u, _ in links}, page.url
+        reached |= links
+    entries = {(urls.release(r.version), urls.entry_anchor(e.id)) for r in site.releases for e in r.entries}
+    assert entries <= reached
