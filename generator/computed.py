@@ -413,6 +413,7 @@ class Site:
     ]  # the timeline pages, newest first: /timeline/, then earlier spans (lifecycle.timeline_spans)
     ledger: tuple[LedgerRow, ...]
     ledger_overdue: int
+    ledger_spans: tuple  # ((first, last, (LedgerRow, ...)), ...): the ledger by span of releases (facts.ledger_spans)
     earlier_removals: tuple[tuple[Release, ChangeView], ...]  # removals of what was deprecated before the change lists
     defaults: tuple[tuple[Release, ChangeView], ...]  # default and behaviour changes, newest first
     feature_changes: dict = field(hash=False)  # feature id -> ((Release, ChangeView), ...), newest first

@@ -95,6 +95,7 @@ def enrich(content: Content, session: Session | None = None) -> Site:
         timeline=d(lifecycle.timeline, eras, tiers, features),
         ledger=ledger,
         ledger_overdue=sum(1 for row in ledger if row.overdue),
+        ledger_spans=d(facts.ledger_spans, ledger, versions),
         earlier_removals=d(facts.earlier_removals, releases, views),
         feature_changes=feature_changes,
         feature_changes_by_release=d(changeviews.feature_changes_by_release, feature_changes),

@@ -7,7 +7,17 @@ from collections import defaultdict
 
 from . import facts
 from .computed import Cell, Feature, Matrix, MatrixRow
-from .model import CHANGE_LABELS, NO_TIER, CatalogueFeature, Compatibility, Entry, Tier, tier_in, version_key
+from .model import (
+    CHANGE_LABELS,
+    NO_TIER,
+    RELEASE_SPAN,
+    CatalogueFeature,
+    Compatibility,
+    Entry,
+    Tier,
+    tier_in,
+    version_key,
+)
 
 
 def support_removed(node: CatalogueFeature, rows: Compatibilities, since: str) -> str | None:
@@ -226,7 +236,7 @@ def ancestors(node: CatalogueFeature, catalogue_by_id: dict) -> tuple[CatalogueF
     return tuple(reversed(out))
 
 
-TIMELINE_RELEASES = 15
+TIMELINE_RELEASES = RELEASE_SPAN
 """Releases a timeline page shows: /timeline/ the newest; each earlier page a span of as many, counted
 from the first release, so its address never changes (issue 36: one page of every feature under
 every release grew with both)."""

@@ -402,4 +402,9 @@ CHANGE_LABELS = {
 
 
 DUE_STATUS = {"due": "due", "overdue": "overdue", "deprecated": "undated"}
+
+RELEASE_SPAN = 15
+"""Releases to a span, counted from the first release: a timeline page (lifecycle.timeline_spans)
+and a section of the deprecation ledger (facts.ledger_spans) each hold one, so neither grows with
+every release (issue 36). A span's address and anchor stay as releases come."""
 """A ledger row's status (LedgerRow.status, but "removed") as the home page's list words it."""

@@ -276,6 +276,11 @@ MEMBER_ACTIONS = "member-actions"  # a family's members' changes an upgrade must
 KNOWN_ISSUES = "known-issues"  # a release page's tracked regressions, above its features
 
 
+def ledger_span(first: str, last: str) -> str:
+    """The deprecation ledger's section of the releases first to last: 'deprecated-2-0-2-14'."""
+    return "deprecated-" + f"{first}-{last}".replace(".", "-")
+
+
 def upgrade(start: str, end: str) -> str:
     """The upgrade guide opened on a range: /upgrade/?from=2.11&to=2.12."""
     return f"{UPGRADE}?from={start}&to={end}"
