@@ -147,3 +147,17 @@ def test_every_entry_is_on_a_timeline_page_and_the_pages_link_each_other(grown):
         reached |= links
     entries = {(urls.release(r.version), urls.entry_anchor(e.id)) for r in site.releases for e in r.entries}
     assert entries <= reached
+
+
+def test_the_deprecation_ledger_is_a_section_per_span_of_releases(grown):
+    """A search index takes a section of limited size (Zensical refused the 10x ledger as one):
+    the ledger gives each span of releases a heading and table of its own, and loses no row."""
+    site, files = grown
+    assert len(site.ledger_spans) == SCALE
+    assert tuple(row for _, _, rows in site.ledger_spans for row in rows) == site.ledger
+    page = files[urls.source(urls.DEPRECATIONS)].decode("utf-8")
+    for first, last, rows in site.ledger_spans:
+        heading = f"{{ #{urls.ledger_span(first, last)} }}"
+        assert heading in page
+        section = page[page.index(heading) :].split("\n## ", 1)[0]
+        assert section.count("\n| [") == len(rows), (first, last)
