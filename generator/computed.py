@@ -241,6 +241,14 @@ class Symbol:
         return self.uses[:SYMBOL_USES_SHOWN]
 
     @property
+    def by_release(self) -> tuple[tuple[str, tuple[SymbolUse, ...]], ...]:
+        """Its uses grouped by release, newest first: its own page gives each release a section."""
+        groups: dict[str, list[SymbolUse]] = {}
+        for use in self.uses:
+            groups.setdefault(use.release, []).append(use)
+        return tuple((release, tuple(uses)) for release, uses in groups.items())
+
+    @property
     def more(self) -> int:
         """Uses its module page leaves to the name's own page (urls.symbol_name_page); 0 for none."""
         return max(0, len(self.uses) - SYMBOL_USES_SHOWN)
@@ -416,10 +424,13 @@ class Site:
     ledger_spans: tuple  # ((first, last, (LedgerRow, ...)), ...): the ledger by span of releases (facts.ledger_spans)
     earlier_removals: tuple[tuple[Release, ChangeView], ...]  # removals of what was deprecated before the change lists
     defaults: tuple[tuple[Release, ChangeView], ...]  # default and behaviour changes, newest first
+    defaults_by_release: tuple[ReleaseChanges, ...]  # the same by release (`own`), newest first: a section each
     feature_changes: dict = field(hash=False)  # feature id -> ((Release, ChangeView), ...), newest first
     feature_changes_by_release: dict = field(hash=False)  # feature id -> (ReleaseChanges, ...), newest first
     release_views: dict = field(hash=False)  # version -> ReleaseView
-    entries_by_tier: dict = field(hash=False)  # tier id -> entries, newest first
+    entries_by_tier: dict = field(
+        hash=False
+    )  # tier id -> ((first, last, entries newest first), ...) by span, newest first
     symbol_pages: dict = field(hash=False)  # module path -> SymbolModule, by path: the /symbols/ pages
     source_date_epoch: int  # the newest release date, for reproducible builds
     change_lists: tuple[str, ...]  # releases whose release-note change list is imported, oldest first

@@ -49,6 +49,7 @@ from .model import (
     RetiredSymbol,
     Tier,
     Vocabulary,
+    release_spans,
     version_key,
 )
 from .session import Session
@@ -75,6 +76,7 @@ def enrich(content: Content, session: Session | None = None) -> Site:
     families = families_of(catalogue, releases, eras, tiers, feature_by_id, feature_changes, s)
     tier_by_id = {t.id: t for t in tiers}
     story = d(home.story_rows, families, releases, tier_by_id, feature_by_id)
+    defaults = d(_defaults, releases, views)
     site = Site(
         content=content,
         releases=releases,
@@ -99,12 +101,13 @@ def enrich(content: Content, session: Session | None = None) -> Site:
         earlier_removals=d(facts.earlier_removals, releases, views),
         feature_changes=feature_changes,
         feature_changes_by_release=d(changeviews.feature_changes_by_release, feature_changes),
-        defaults=d(_defaults, releases, views),
+        defaults=defaults,
+        defaults_by_release=d(changeviews.by_release, defaults),
         release_views={
             r.version: d(_release_view, r, content.vocabularies, tiers, backends, vs, ps, key=r.version)
             for r, vs, ps in zip(releases, views, patches, strict=True)
         },
-        entries_by_tier=d(_entries_by_tier, tiers, entries),
+        entries_by_tier=d(_entries_by_tier, tiers, entries, versions),
         symbol_pages=_symbols(d, releases, views, content.retired),
         source_date_epoch=calendar.timegm(max(r.date for r in releases).timetuple()),
         change_lists=tuple(r.version for r in releases if r.changes),
@@ -209,9 +212,20 @@ def _defaults(releases: tuple[Release, ...], views: tuple) -> tuple:
     )
 
 
-def _entries_by_tier(tiers: tuple[Tier, ...], entries: tuple[tuple[Entry, ...], ...]) -> dict:
+def _entries_by_tier(tiers: tuple[Tier, ...], entries: tuple[tuple[Entry, ...], ...], versions) -> dict:
+    """tier id -> ((first, last, entries), ...): the entries announced with it, newest first, by
+    span of releases (model.release_spans), newest span first, spans without one left out. The
+    tiers page gives each span a section once there are two, so none grows with every release."""
     everything = [e for mine in reversed(entries) for e in mine]
-    return {t.id: tuple(e for e in everything if e.tier == t.id) for t in tiers}
+    out = {}
+    for t in tiers:
+        mine = [e for e in everything if e.tier == t.id]
+        out[t.id] = tuple(
+            (span[0], span[-1], group)
+            for span in reversed(release_spans(versions))
+            if (group := tuple(e for e in mine if e.release in span))
+        )
+    return out
 
 
 def _tier_levels(tiers: tuple[Tier, ...], vocabularies: tuple[Vocabulary, ...]) -> tuple[TierLevel, ...]:

@@ -26,7 +26,7 @@ from dataclasses import replace
 
 from . import symbols, urls
 from .computed import Cell, ChangeView, Ending, Feature, LedgerRow, Standing
-from .model import RELEASE_SPAN, Entry, Release, Tier, version_key
+from .model import Entry, Release, Tier, release_spans, version_key
 
 ENDING_VERBS = {
     "undone": re.compile(r"\b(cancel\w*|un-?deprecat\w*|revert\w*)\b"),
@@ -260,12 +260,11 @@ def ledger(features: tuple[Feature, ...], versions: tuple[str, ...], views: tupl
 
 
 def ledger_spans(ledger: tuple[LedgerRow, ...], versions: tuple[str, ...]) -> tuple[tuple[str, str, tuple], ...]:
-    """(first, last, rows) of the ledger's rows by the span of RELEASE_SPAN releases, counted from
-    the first release, they were deprecated in; oldest first, spans without a row left out. The
+    """(first, last, rows) of the ledger's rows by the span of releases (model.release_spans) they
+    were deprecated in; oldest first, spans without a row left out. The
     ledger page gives each a section, so none grows past what a search index takes a section."""
     spans = []
-    for start in range(0, len(versions), RELEASE_SPAN):
-        span = versions[start : start + RELEASE_SPAN]
+    for span in release_spans(versions):
         rows = tuple(r for r in ledger if r.deprecated_in in span)
         if rows:
             spans.append((span[0], span[-1], rows))

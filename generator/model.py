@@ -407,4 +407,11 @@ RELEASE_SPAN = 15
 """Releases to a span, counted from the first release: a timeline page (lifecycle.timeline_spans)
 and a section of the deprecation ledger (facts.ledger_spans) each hold one, so neither grows with
 every release (issue 36). A span's address and anchor stay as releases come."""
+
+
+def release_spans(versions: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
+    """The versions (oldest first) cut into spans of RELEASE_SPAN, counted from the first; oldest first."""
+    return tuple(versions[k : k + RELEASE_SPAN] for k in range(0, len(versions), RELEASE_SPAN))
+
+
 """A ledger row's status (LedgerRow.status, but "removed") as the home page's list words it."""

@@ -276,9 +276,13 @@ MEMBER_ACTIONS = "member-actions"  # a family's members' changes an upgrade must
 KNOWN_ISSUES = "known-issues"  # a release page's tracked regressions, above its features
 
 
-def ledger_span(first: str, last: str) -> str:
-    """The deprecation ledger's section of the releases first to last: 'deprecated-2-0-2-14'."""
-    return "deprecated-" + f"{first}-{last}".replace(".", "-")
+def span_anchor(section: str, first: str, last: str) -> str:
+    """A section's part for the releases first to last (a span, model.release_spans):
+    ('deprecated', '2.0', '2.14') -> 'deprecated-2-0-2-14' (the ledger's), ('beta', …) on /tiers/."""
+    return f"{section}-{first}-{last}".replace(".", "-")
+
+
+LEDGER = "deprecated"  # the deprecation ledger's sections by span: span_anchor(LEDGER, first, last)
 
 
 def upgrade(start: str, end: str) -> str:

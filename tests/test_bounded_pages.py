@@ -157,7 +157,25 @@ def test_the_deprecation_ledger_is_a_section_per_span_of_releases(grown):
     assert tuple(row for _, _, rows in site.ledger_spans for row in rows) == site.ledger
     page = files[urls.source(urls.DEPRECATIONS)].decode("utf-8")
     for first, last, rows in site.ledger_spans:
-        heading = f"{{ #{urls.ledger_span(first, last)} }}"
+        heading = f"{{ #{urls.span_anchor(urls.LEDGER, first, last)} }}"
         assert heading in page
         section = page[page.index(heading) :].split("\n## ", 1)[0]
         assert section.count("\n| [") == len(rows), (first, last)
+
+
+def test_tiers_and_defaults_pages_give_each_span_or_release_a_section(grown):
+    """/tiers/ lists a tier's entries under a heading per span of releases, /upgrade/defaults/ its
+    changes under a heading per release: no section grows with every release."""
+    site, files = grown
+    tiers = files[urls.source(urls.TIERS)].decode("utf-8")
+    for tier_id, spans in site.entries_by_tier.items():
+        assert sum(len(entries) for _, _, entries in spans) == sum(
+            1 for r in site.releases for e in r.entries if e.tier == tier_id
+        )
+        for first, last, _ in spans if len(spans) > 1 else ():
+            assert f"{{ #{urls.span_anchor(tier_id, first, last)} }}" in tiers
+    assert max(len(spans) for spans in site.entries_by_tier.values()) == SCALE
+    defaults = files[urls.source(urls.UPGRADE_DEFAULTS)].decode("utf-8")
+    for rc in site.defaults_by_release:
+        assert f"{{ #{urls.release_anchor(rc.release.version)} }}" in defaults
+    assert sum(len(rc.own) for rc in site.defaults_by_release) == len(site.defaults)
