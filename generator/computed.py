@@ -416,15 +416,13 @@ class Site:
     tier_levels: tuple[TierLevel, ...]
     backend_views: tuple[BackendView, ...]
     contributors: tuple[Contributor, ...]
-    timeline: tuple[
-        Matrix, ...
-    ]  # the timeline pages, newest first: /timeline/, then earlier spans (lifecycle.timeline_spans)
+    timeline: tuple[Matrix, ...]  # the timeline pages, newest first: /timeline/, then earlier spans (model.page_spans)
     ledger: tuple[LedgerRow, ...]
     ledger_overdue: int
     ledger_spans: tuple  # ((first, last, (LedgerRow, ...)), ...): the ledger by span of releases (facts.ledger_spans)
     earlier_removals: tuple[tuple[Release, ChangeView], ...]  # removals of what was deprecated before the change lists
     defaults: tuple[tuple[Release, ChangeView], ...]  # default and behaviour changes, newest first
-    defaults_by_release: tuple[ReleaseChanges, ...]  # the same by release (`own`), newest first: a section each
+    defaults_pages: tuple  # ((first, last, (ReleaseChanges, ...)), ...): the same by release (`own`), newest first, cut into pages by model.page_spans
     feature_changes: dict = field(hash=False)  # feature id -> ((Release, ChangeView), ...), newest first
     feature_changes_by_release: dict = field(hash=False)  # feature id -> (ReleaseChanges, ...), newest first
     release_views: dict = field(hash=False)  # version -> ReleaseView

@@ -49,6 +49,7 @@ from .model import (
     RetiredSymbol,
     Tier,
     Vocabulary,
+    page_spans,
     release_spans,
     version_key,
 )
@@ -102,7 +103,7 @@ def enrich(content: Content, session: Session | None = None) -> Site:
         feature_changes=feature_changes,
         feature_changes_by_release=d(changeviews.feature_changes_by_release, feature_changes),
         defaults=defaults,
-        defaults_by_release=d(changeviews.by_release, defaults),
+        defaults_pages=d(_defaults_pages, defaults, versions),
         release_views={
             r.version: d(_release_view, r, content.vocabularies, tiers, backends, vs, ps, key=r.version)
             for r, vs, ps in zip(releases, views, patches, strict=True)
@@ -210,6 +211,20 @@ def _defaults(releases: tuple[Release, ...], views: tuple) -> tuple:
     return tuple(
         (r, v) for r, vs in zip(reversed(releases), reversed(views), strict=True) for v in vs if v.group == "defaults"
     )
+
+
+def _defaults_pages(defaults: tuple, versions: tuple[str, ...]) -> tuple:
+    """The default and behaviour changes by release, newest first, cut into pages (model.page_spans):
+    (first, last, ReleaseChanges of each release with one) of /upgrade/defaults/ and of each earlier
+    span that has any."""
+    by_release = changeviews.by_release(defaults)
+    pages = []
+    for n, (start, stop) in enumerate(page_spans(versions)):
+        span = versions[start:stop]
+        mine = tuple(rc for rc in by_release if rc.release.version in span)
+        if mine or n == 0:
+            pages.append((span[0], span[-1], mine))
+    return tuple(pages)
 
 
 def _entries_by_tier(tiers: tuple[Tier, ...], entries: tuple[tuple[Entry, ...], ...], versions) -> dict:

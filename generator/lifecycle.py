@@ -10,11 +10,11 @@ from .computed import Cell, Feature, Matrix, MatrixRow
 from .model import (
     CHANGE_LABELS,
     NO_TIER,
-    RELEASE_SPAN,
     CatalogueFeature,
     Compatibility,
     Entry,
     Tier,
+    page_spans,
     tier_in,
     version_key,
 )
@@ -236,27 +236,12 @@ def ancestors(node: CatalogueFeature, catalogue_by_id: dict) -> tuple[CatalogueF
     return tuple(reversed(out))
 
 
-TIMELINE_RELEASES = RELEASE_SPAN
-"""Releases a timeline page shows: /timeline/ the newest; each earlier page a span of as many, counted
-from the first release, so its address never changes (issue 36: one page of every feature under
-every release grew with both)."""
-
-
-def timeline_spans(versions: tuple[str, ...]) -> tuple[tuple[int, int], ...]:
-    """(start, stop) indexes into versions of each timeline page, newest first: the newest
-    TIMELINE_RELEASES releases (/timeline/), then every earlier span of TIMELINE_RELEASES releases,
-    counted from the first release, that holds a release the newest page does not show."""
-    n, size = len(versions), TIMELINE_RELEASES
-    newest = (max(0, n - size), n)
-    earlier = [(k, k + size) for k in range(0, newest[0], size)]
-    return (newest, *reversed(earlier))
-
-
 def timeline(eras: Eras, tiers: tuple[Tier, ...], features: tuple[Feature, ...]) -> tuple[Matrix, ...]:
-    """The timeline pages, newest first (`timeline_spans`): each a row per feature an entry of its
+    """The timeline pages, newest first (model.page_spans: /timeline/ the newest releases, then
+    /timeline/X.Y-X.Y/ each earlier span, so no page grows with every release): each a row per feature an entry of its
     releases names, lined up under those releases, the tier in force carried in from before."""
     pages = []
-    for start, stop in timeline_spans(tuple(v for v, _ in eras)):
+    for start, stop in page_spans(tuple(v for v, _ in eras)):
         shown = {v for v, _ in eras[start:stop]}
         pages.append(
             Matrix(

@@ -152,7 +152,19 @@ def _site_pages(site: Site) -> Iterator[Page]:
         view = {"env": envpaste.view_json(site)} if url == urls.UPGRADE else {}
         if url == urls.TIMELINE:
             view = {"matrix": site.timeline[0], "spans": _timeline_spans(site)}
+        if url == urls.UPGRADE_DEFAULTS:
+            view = {"span": site.defaults_pages[0], "spans": _defaults_spans(site)}
         yield Page(url, template, title, description, view, source)
+    for span in site.defaults_pages[1:]:
+        first, last = span[0], span[1]
+        yield Page(
+            urls.defaults_span(first, last),
+            "defaults.md.j2",
+            f"Default and behaviour changes {first}–{last}",
+            f"Every change of a default or of behaviour in PyTorch {first} to {last}, with what to do and the way back.",
+            {"span": span, "spans": _defaults_spans(site)},
+            "changes/*.yaml",
+        )
     for matrix in site.timeline[1:]:
         first, last = matrix.releases[0], matrix.releases[-1]
         yield Page(
@@ -177,6 +189,12 @@ def _timeline_spans(site: Site) -> tuple[tuple[str, str, str], ...]:
     """(first, last, URL) of every timeline page, newest first: what each links to."""
     spans = [(m.releases[0], m.releases[-1], urls.timeline_span(m.releases[0], m.releases[-1])) for m in site.timeline]
     return ((spans[0][0], spans[0][1], urls.TIMELINE), *spans[1:]) if spans else ()
+
+
+def _defaults_spans(site: Site) -> tuple[tuple[str, str, str], ...]:
+    """(first, last, URL) of every page of default and behaviour changes, newest first."""
+    spans = [(first, last, urls.defaults_span(first, last)) for first, last, _ in site.defaults_pages]
+    return ((spans[0][0], spans[0][1], urls.UPGRADE_DEFAULTS), *spans[1:]) if spans else ()
 
 
 def _symbol_pages(site: Site) -> Iterator[Page]:

@@ -95,6 +95,11 @@ def timeline_span(first: str, last: str) -> str:
     return f"{TIMELINE}{first}-{last}/"
 
 
+def defaults_span(first: str, last: str) -> str:
+    """The default and behaviour changes of earlier releases: ('2.0', '2.14') -> 'upgrade/defaults/2.0-2.14/'."""
+    return f"{UPGRADE_DEFAULTS}{first}-{last}/"
+
+
 def symbol_name_page(module: str, name: str) -> str:
     """Every change and feature naming one name, for a name its module page lists only the newest
     uses of: ('torch', 'torch.compile') -> 'symbols/torch/torch.compile/'."""

@@ -164,8 +164,9 @@ def test_the_deprecation_ledger_is_a_section_per_span_of_releases(grown):
 
 
 def test_tiers_and_defaults_pages_give_each_span_or_release_a_section(grown):
-    """/tiers/ lists a tier's entries under a heading per span of releases, /upgrade/defaults/ its
-    changes under a heading per release: no section grows with every release."""
+    """/tiers/ lists a tier's entries under a heading per span of releases; /upgrade/defaults/ the
+    changes of the newest releases and each earlier span a page of its own, a heading per release:
+    no section and no page grows with every release."""
     site, files = grown
     tiers = files[urls.source(urls.TIERS)].decode("utf-8")
     for tier_id, spans in site.entries_by_tier.items():
@@ -175,7 +176,10 @@ def test_tiers_and_defaults_pages_give_each_span_or_release_a_section(grown):
         for first, last, _ in spans if len(spans) > 1 else ():
             assert f"{{ #{urls.span_anchor(tier_id, first, last)} }}" in tiers
     assert max(len(spans) for spans in site.entries_by_tier.values()) == SCALE
-    defaults = files[urls.source(urls.UPGRADE_DEFAULTS)].decode("utf-8")
-    for rc in site.defaults_by_release:
-        assert f"{{ #{urls.release_anchor(rc.release.version)} }}" in defaults
-    assert sum(len(rc.own) for rc in site.defaults_by_release) == len(site.defaults)
+    defaults = [p for p in pages.pages(site) if p.template == "defaults.md.j2"]
+    assert defaults[0].url == urls.UPGRADE_DEFAULTS and len(defaults) == len(site.defaults_pages) > 1
+    for page, (_, _, changes) in zip(defaults, site.defaults_pages, strict=True):
+        text = files[urls.source(page.url)].decode("utf-8")
+        for rc in changes:
+            assert f"{{ #{urls.release_anchor(rc.release.version)} }}" in text
+    assert sum(len(rc.own) for _, _, changes in site.defaults_pages for rc in changes) == len(site.defaults)
