@@ -185,16 +185,20 @@ def _site_pages(site: Site) -> Iterator[Page]:
     )
 
 
+def _span_links(spans: list[tuple[str, str]], first_page: str, url_of) -> tuple[tuple[str, str, str], ...]:
+    """(first, last, URL) of each page of a list cut by model.page_spans, newest first: the newest
+    span at `first_page`, each earlier one at url_of(first, last). What each page links to."""
+    return tuple((a, b, first_page if n == 0 else url_of(a, b)) for n, (a, b) in enumerate(spans))
+
+
 def _timeline_spans(site: Site) -> tuple[tuple[str, str, str], ...]:
-    """(first, last, URL) of every timeline page, newest first: what each links to."""
-    spans = [(m.releases[0], m.releases[-1], urls.timeline_span(m.releases[0], m.releases[-1])) for m in site.timeline]
-    return ((spans[0][0], spans[0][1], urls.TIMELINE), *spans[1:]) if spans else ()
+    spans = [(m.releases[0], m.releases[-1]) for m in site.timeline]
+    return _span_links(spans, urls.TIMELINE, urls.timeline_span)
 
 
 def _defaults_spans(site: Site) -> tuple[tuple[str, str, str], ...]:
-    """(first, last, URL) of every page of default and behaviour changes, newest first."""
-    spans = [(first, last, urls.defaults_span(first, last)) for first, last, _ in site.defaults_pages]
-    return ((spans[0][0], spans[0][1], urls.UPGRADE_DEFAULTS), *spans[1:]) if spans else ()
+    spans = [(first, last) for first, last, _ in site.defaults_pages]
+    return _span_links(spans, urls.UPGRADE_DEFAULTS, urls.defaults_span)
 
 
 def _symbol_pages(site: Site) -> Iterator[Page]:
