@@ -187,6 +187,17 @@ class Family:
 
 
 @dataclass(frozen=True)
+class Span:
+    """What a list holds in a span of releases (model.page_spans, model.release_spans): a page or a
+    section of its own. A dataclass, not a tuple led by text: live preview then compares only the
+    fields a page read (generator.reads)."""
+
+    first: str  # the span's first release
+    last: str  # its last
+    items: tuple  # what the list holds in it, in the list's order
+
+
+@dataclass(frozen=True)
 class ReleaseChanges:
     """The changes one release's notes tie to a feature or a family: a row of the table on its page
     (#changes) and the page of their own, /features/<id>/X.Y/, that keeps its page from growing with
@@ -419,16 +430,16 @@ class Site:
     timeline: tuple[Matrix, ...]  # the timeline pages, newest first: /timeline/, then earlier spans (model.page_spans)
     ledger: tuple[LedgerRow, ...]
     ledger_overdue: int
-    ledger_spans: tuple  # ((first, last, (LedgerRow, ...)), ...): the ledger by span of releases (facts.ledger_spans)
+    ledger_spans: tuple[Span, ...]  # the ledger (LedgerRow items) by span of releases (facts.ledger_spans)
     earlier_removals: tuple[tuple[Release, ChangeView], ...]  # removals of what was deprecated before the change lists
     defaults: tuple[tuple[Release, ChangeView], ...]  # default and behaviour changes, newest first
-    defaults_pages: tuple  # ((first, last, (ReleaseChanges, ...)), ...): the same by release (`own`), newest first, cut into pages by model.page_spans
+    defaults_pages: tuple[
+        Span, ...
+    ]  # the same by release (ReleaseChanges items, `own`), newest first, a page per model.page_spans
     feature_changes: dict = field(hash=False)  # feature id -> ((Release, ChangeView), ...), newest first
     feature_changes_by_release: dict = field(hash=False)  # feature id -> (ReleaseChanges, ...), newest first
     release_views: dict = field(hash=False)  # version -> ReleaseView
-    entries_by_tier: dict = field(
-        hash=False
-    )  # tier id -> ((first, last, entries newest first), ...) by span, newest first
+    entries_by_tier: dict = field(hash=False)  # tier id -> (Span of its entries newest first, ...), newest span first
     symbol_pages: dict = field(hash=False)  # module path -> SymbolModule, by path: the /symbols/ pages
     source_date_epoch: int  # the newest release date, for reproducible builds
     change_lists: tuple[str, ...]  # releases whose release-note change list is imported, oldest first

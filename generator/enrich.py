@@ -31,6 +31,7 @@ from .computed import (
     ReleaseView,
     Retired,
     Site,
+    Span,
     Symbol,
     SymbolModule,
     SymbolUse,
@@ -223,12 +224,12 @@ def _defaults_pages(defaults: tuple, versions: tuple[str, ...]) -> tuple:
         span = versions[start:stop]
         mine = tuple(rc for rc in by_release if rc.release.version in span)
         if mine or n == 0:
-            pages.append((span[0], span[-1], mine))
+            pages.append(Span(span[0], span[-1], mine))
     return tuple(pages)
 
 
 def _entries_by_tier(tiers: tuple[Tier, ...], entries: tuple[tuple[Entry, ...], ...], versions) -> dict:
-    """tier id -> ((first, last, entries), ...): the entries announced with it, newest first, by
+    """tier id -> (Span, ...): the entries announced with it, newest first, by
     span of releases (model.release_spans), newest span first, spans without one left out. The
     tiers page gives each span a section once there are two, so none grows with every release."""
     everything = [e for mine in reversed(entries) for e in mine]
@@ -236,7 +237,7 @@ def _entries_by_tier(tiers: tuple[Tier, ...], entries: tuple[tuple[Entry, ...], 
     for t in tiers:
         mine = [e for e in everything if e.tier == t.id]
         out[t.id] = tuple(
-            (span[0], span[-1], group)
+            Span(span[0], span[-1], group)
             for span in reversed(release_spans(versions))
             if (group := tuple(e for e in mine if e.release in span))
         )

@@ -156,7 +156,7 @@ def _site_pages(site: Site) -> Iterator[Page]:
             view = {"span": site.defaults_pages[0], "spans": _defaults_spans(site)}
         yield Page(url, template, title, description, view, source)
     for span in site.defaults_pages[1:]:
-        first, last = span[0], span[1]
+        first, last = span.first, span.last
         yield Page(
             urls.defaults_span(first, last),
             "defaults.md.j2",
@@ -197,7 +197,7 @@ def _timeline_spans(site: Site) -> tuple[tuple[str, str, str], ...]:
 
 
 def _defaults_spans(site: Site) -> tuple[tuple[str, str, str], ...]:
-    spans = [(first, last) for first, last, _ in site.defaults_pages]
+    spans = [(s.first, s.last) for s in site.defaults_pages]
     return _span_links(spans, urls.UPGRADE_DEFAULTS, urls.defaults_span)
 
 

@@ -154,9 +154,10 @@ def test_the_deprecation_ledger_is_a_section_per_span_of_releases(grown):
     the ledger gives each span of releases a heading and table of its own, and loses no row."""
     site, files = grown
     assert len(site.ledger_spans) == SCALE
-    assert tuple(row for _, _, rows in site.ledger_spans for row in rows) == site.ledger
+    assert tuple(row for span in site.ledger_spans for row in span.items) == site.ledger
     page = files[urls.source(urls.DEPRECATIONS)].decode("utf-8")
-    for first, last, rows in site.ledger_spans:
+    for span in site.ledger_spans:
+        first, last, rows = span.first, span.last, span.items
         heading = f"{{ #{urls.span_anchor(urls.LEDGER, first, last)} }}"
         assert heading in page
         section = page[page.index(heading) :].split("\n## ", 1)[0]
@@ -170,16 +171,16 @@ def test_tiers_and_defaults_pages_give_each_span_or_release_a_section(grown):
     site, files = grown
     tiers = files[urls.source(urls.TIERS)].decode("utf-8")
     for tier_id, spans in site.entries_by_tier.items():
-        assert sum(len(entries) for _, _, entries in spans) == sum(
+        assert sum(len(span.items) for span in spans) == sum(
             1 for r in site.releases for e in r.entries if e.tier == tier_id
         )
-        for first, last, _ in spans if len(spans) > 1 else ():
-            assert f"{{ #{urls.span_anchor(tier_id, first, last)} }}" in tiers
+        for span in spans if len(spans) > 1 else ():
+            assert f"{{ #{urls.span_anchor(tier_id, span.first, span.last)} }}" in tiers
     assert max(len(spans) for spans in site.entries_by_tier.values()) == SCALE
     defaults = [p for p in pages.pages(site) if p.template == "defaults.md.j2"]
     assert defaults[0].url == urls.UPGRADE_DEFAULTS and len(defaults) == len(site.defaults_pages) > 1
-    for page, (_, _, changes) in zip(defaults, site.defaults_pages, strict=True):
+    for page, span in zip(defaults, site.defaults_pages, strict=True):
         text = files[urls.source(page.url)].decode("utf-8")
-        for rc in changes:
+        for rc in span.items:
             assert f"{{ #{urls.release_anchor(rc.release.version)} }}" in text
-    assert sum(len(rc.own) for _, _, changes in site.defaults_pages for rc in changes) == len(site.defaults)
+    assert sum(len(rc.own) for span in site.defaults_pages for rc in span.items) == len(site.defaults)

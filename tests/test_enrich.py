@@ -438,9 +438,9 @@ def test_contributors_list_their_work_under_a_unique_slug(site):
 
 
 def test_entries_by_tier_are_newest_first_by_span_of_releases(site):
-    [(first, last, entries)] = site.entries_by_tier["beta"]  # the fixture's two releases are one span
-    assert (first, last) == ("2.7", "2.8")
-    assert [(e.release, e.id) for e in entries] == [("2.7", "widget-compiler")]
+    [span] = site.entries_by_tier["beta"]  # the fixture's two releases are one span
+    assert (span.first, span.last) == ("2.7", "2.8")
+    assert [(e.release, e.id) for e in span.items] == [("2.7", "widget-compiler")]
     assert site.entries_by_tier["prototype"] == ()
 
 
