@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections import defaultdict
 
 from . import facts, symbols, urls
-from .computed import ChangeArea, ChangeSection, ChangeView, UpgradeGroup
+from .computed import ChangeArea, ChangeSection, ChangeView, ReleaseChanges, UpgradeGroup
 from .model import (
     QUIET_KINDS,
     SECTIONS,
@@ -36,6 +36,24 @@ def feature_changes(releases: tuple[Release, ...], views: tuple) -> dict[str, tu
             for fid in view.features:
                 out[fid].append((release, view))
     return {fid: tuple(items) for fid, items in out.items()}
+
+
+def by_release(own: tuple, member_actions: tuple = ()) -> tuple[ReleaseChanges, ...]:
+    """(Release, ChangeView) pairs, newest first, grouped by release: one ReleaseChanges per release
+    holding any, newest first. A feature's page and a family's list them so, a page per release."""
+    groups: dict[str, list[list]] = {}
+    release_of = {}
+    for slot, pairs in enumerate((own, member_actions)):
+        for release, view in pairs:
+            release_of[release.version] = release
+            groups.setdefault(release.version, [[], []])[slot].append(view)
+    ordered = sorted(release_of.values(), key=lambda r: r.key, reverse=True)
+    return tuple(ReleaseChanges(r, tuple(groups[r.version][0]), tuple(groups[r.version][1])) for r in ordered)
+
+
+def feature_changes_by_release(feature_changes: dict[str, tuple]) -> dict[str, tuple[ReleaseChanges, ...]]:
+    """feature id -> its changes (`feature_changes`) grouped by release, newest first."""
+    return {fid: by_release(pairs) for fid, pairs in feature_changes.items()}
 
 
 def features_by_pr(entries: tuple[tuple[Entry, ...], ...]) -> dict[int, tuple[str, ...]]:

@@ -183,6 +183,29 @@ class Family:
     member_actions: tuple  # the same for its members' changes an upgrade must act on (breaking, deprecations ...)
     member_counts: tuple  # ((CatalogueFeature, depth, count), ...) members with changes, depth first
     ids: tuple[str, ...]  # itself and every feature below it
+    changes_by_release: tuple[ReleaseChanges, ...] = ()  # own_changes and member_actions, a page per release
+
+
+@dataclass(frozen=True)
+class Span:
+    """What a list holds in a span of releases (model.page_spans, model.release_spans): a page or a
+    section of its own. A dataclass, not a tuple led by text: live preview then compares only the
+    fields a page read (generator.reads)."""
+
+    first: str  # the span's first release
+    last: str  # its last
+    items: tuple  # what the list holds in it, in the list's order
+
+
+@dataclass(frozen=True)
+class ReleaseChanges:
+    """The changes one release's notes tie to a feature or a family: a row of the table on its page
+    (#changes) and the page of their own, /features/<id>/X.Y/, that keeps its page from growing with
+    every release (issue 36)."""
+
+    release: Release
+    own: tuple[ChangeView, ...]  # tied to the feature (the family) itself, in release-page order
+    member_actions: tuple[ChangeView, ...] = ()  # a family's: its members' changes an upgrade must act on
 
 
 @dataclass(frozen=True)
@@ -222,6 +245,29 @@ class Symbol:
     name: str  # e.g. "torch.export.export"
     short: str  # the name after its page's module path ("export"), "" for the module itself
     uses: tuple[SymbolUse, ...]  # newest release first; in a release, entries then changes in notes order
+
+    @property
+    def shown(self) -> tuple[SymbolUse, ...]:
+        """The uses its module page lists: the newest SYMBOL_USES_SHOWN."""
+        return self.uses[:SYMBOL_USES_SHOWN]
+
+    @property
+    def by_release(self) -> tuple[tuple[str, tuple[SymbolUse, ...]], ...]:
+        """Its uses grouped by release, newest first: its own page gives each release a section."""
+        groups: dict[str, list[SymbolUse]] = {}
+        for use in self.uses:
+            groups.setdefault(use.release, []).append(use)
+        return tuple((release, tuple(uses)) for release, uses in groups.items())
+
+    @property
+    def more(self) -> int:
+        """Uses its module page leaves to the name's own page (urls.symbol_name_page); 0 for none."""
+        return max(0, len(self.uses) - SYMBOL_USES_SHOWN)
+
+
+SYMBOL_USES_SHOWN = 8
+"""Uses a module page lists under a name, newest first. A name named more often gets a page of its
+own with every use, so a module page grows with its names, not with every release (issue 36)."""
 
 
 @dataclass(frozen=True)
@@ -381,14 +427,19 @@ class Site:
     tier_levels: tuple[TierLevel, ...]
     backend_views: tuple[BackendView, ...]
     contributors: tuple[Contributor, ...]
-    timeline: Matrix
+    timeline: tuple[Matrix, ...]  # the timeline pages, newest first: /timeline/, then earlier spans (model.page_spans)
     ledger: tuple[LedgerRow, ...]
     ledger_overdue: int
+    ledger_spans: tuple[Span, ...]  # the ledger (LedgerRow items) by span of releases (facts.ledger_spans)
     earlier_removals: tuple[tuple[Release, ChangeView], ...]  # removals of what was deprecated before the change lists
     defaults: tuple[tuple[Release, ChangeView], ...]  # default and behaviour changes, newest first
+    defaults_pages: tuple[
+        Span, ...
+    ]  # the same by release (ReleaseChanges items, `own`), newest first, a page per model.page_spans
     feature_changes: dict = field(hash=False)  # feature id -> ((Release, ChangeView), ...), newest first
+    feature_changes_by_release: dict = field(hash=False)  # feature id -> (ReleaseChanges, ...), newest first
     release_views: dict = field(hash=False)  # version -> ReleaseView
-    entries_by_tier: dict = field(hash=False)  # tier id -> entries, newest first
+    entries_by_tier: dict = field(hash=False)  # tier id -> (Span of its entries newest first, ...), newest span first
     symbol_pages: dict = field(hash=False)  # module path -> SymbolModule, by path: the /symbols/ pages
     source_date_epoch: int  # the newest release date, for reproducible builds
     change_lists: tuple[str, ...]  # releases whose release-note change list is imported, oldest first
@@ -427,7 +478,7 @@ class StoryCell:
 class StoryRow:
     label: str  # e.g. an area's name
     url: str  # page URL (generator.urls) the row label links to
-    cells: tuple[StoryCell, ...]  # one per release, oldest first
+    cells: tuple[StoryCell, ...]  # one per release the table shows (Home.glance), oldest first
 
 
 @dataclass(frozen=True)
@@ -451,3 +502,4 @@ class Home:
     due: tuple[DueItem, ...]  # due first (soonest first), then overdue, then recent undated deprecations
     upgrade_from: str  # the picker's default: the release before the latest
     upgrade_to: str  # the latest release
+    glance: tuple[str, ...] = ()  # the versions the glance table shows, oldest first: the newest (home.GLANCE_RELEASES)

@@ -112,6 +112,18 @@ def backend_changes_description(site: Site, view, release) -> str:
     )
 
 
+def feature_changes_description(name: str, changes, family: bool) -> str:
+    """One release's changes tied to a feature or family (computed.ReleaseChanges), counted:
+    'torch.export in PyTorch 2.13: 13 release-note changes tied to it itself; 1 change of its
+    members that an upgrade must act on.'"""
+    parts = []
+    if changes.own:
+        parts.append(f"{_plural(len(changes.own), 'release-note change')} tied to it{' itself' if family else ''}")
+    if changes.member_actions:
+        parts.append(f"{_plural(len(changes.member_actions), 'change')} of its members that an upgrade must act on")
+    return f"{name} in PyTorch {changes.release.version}: {'; '.join(parts)}."
+
+
 def symbol_module_description(site: Site, module) -> str:
     """A module's page of names: how many, how often named, over which releases."""
     uses = [u for s in module.symbols for u in s.uses]
@@ -122,6 +134,17 @@ def symbol_module_description(site: Site, module) -> str:
         f"{module.name}: {_plural(len(module.symbols), 'name')} that PyTorch 2.x release notes and feature "
         f"announcements mention{span}, in {_plural(changes, 'change')} and "
         f"{_plural(len(uses) - changes, 'feature entry', 'feature entries')}."
+    )
+
+
+def symbol_name_description(site: Site, symbol) -> str:
+    """A name's page of every change and feature entry naming it, counted, over which releases."""
+    changes = sum(1 for u in symbol.uses if u.change is not None)
+    entries = len(symbol.uses) - changes
+    return (
+        f"{symbol.name}: named in {_plural(changes, 'release-note change')} and "
+        f"{_plural(entries, 'feature entry', 'feature entries')} of PyTorch 2.x, from "
+        f"{symbol.uses[-1].release} to {symbol.uses[0].release}."
     )
 
 
@@ -159,11 +182,15 @@ def page_meta(site: Site, page, base: str) -> PageMeta:
         title = f"{c['view'].backend.name} in PyTorch 2.x"
     elif template == "backend_changes.md.j2":
         title = f"{c['backend'].name} in PyTorch {c['release'].version}"
+    elif template == "feature_changes.md.j2":
+        title = f"{c['name']} in PyTorch {c['changes'].release.version}"
     elif template == "symbol_module.md.j2":
         title = f"{c['module'].name} in PyTorch 2.x"
+    elif template == "symbol_name.md.j2":
+        title = f"{c['symbol'].name} in PyTorch 2.x"
     kind = "website" if page.url == urls.HOME else "article"
     block = Markup("")
-    if title is not None and template != "backend_changes.md.j2":
+    if title is not None and template not in ("backend_changes.md.j2", "feature_changes.md.j2", "symbol_name.md.j2"):
         badge = preview = None
         if feature is not None:
             badge = base + urls.badge(feature.id)

@@ -31,6 +31,7 @@ from .computed import (
     ReleaseView,
     Retired,
     Site,
+    Span,
     Symbol,
     SymbolModule,
     SymbolUse,
@@ -49,6 +50,8 @@ from .model import (
     RetiredSymbol,
     Tier,
     Vocabulary,
+    page_spans,
+    release_spans,
     version_key,
 )
 from .session import Session
@@ -75,6 +78,7 @@ def enrich(content: Content, session: Session | None = None) -> Site:
     families = families_of(catalogue, releases, eras, tiers, feature_by_id, feature_changes, s)
     tier_by_id = {t.id: t for t in tiers}
     story = d(home.story_rows, families, releases, tier_by_id, feature_by_id)
+    defaults = d(_defaults, releases, views)
     site = Site(
         content=content,
         releases=releases,
@@ -95,14 +99,17 @@ def enrich(content: Content, session: Session | None = None) -> Site:
         timeline=d(lifecycle.timeline, eras, tiers, features),
         ledger=ledger,
         ledger_overdue=sum(1 for row in ledger if row.overdue),
+        ledger_spans=d(facts.ledger_spans, ledger, versions),
         earlier_removals=d(facts.earlier_removals, releases, views),
         feature_changes=feature_changes,
-        defaults=d(_defaults, releases, views),
+        feature_changes_by_release=d(changeviews.feature_changes_by_release, feature_changes),
+        defaults=defaults,
+        defaults_pages=d(_defaults_pages, defaults, versions),
         release_views={
             r.version: d(_release_view, r, content.vocabularies, tiers, backends, vs, ps, key=r.version)
             for r, vs, ps in zip(releases, views, patches, strict=True)
         },
-        entries_by_tier=d(_entries_by_tier, tiers, entries),
+        entries_by_tier=d(_entries_by_tier, tiers, entries, versions),
         symbol_pages=_symbols(d, releases, views, content.retired),
         source_date_epoch=calendar.timegm(max(r.date for r in releases).timetuple()),
         change_lists=tuple(r.version for r in releases if r.changes),
@@ -207,9 +214,34 @@ def _defaults(releases: tuple[Release, ...], views: tuple) -> tuple:
     )
 
 
-def _entries_by_tier(tiers: tuple[Tier, ...], entries: tuple[tuple[Entry, ...], ...]) -> dict:
+def _defaults_pages(defaults: tuple, versions: tuple[str, ...]) -> tuple:
+    """The default and behaviour changes by release, newest first, cut into pages (model.page_spans):
+    (first, last, ReleaseChanges of each release with one) of /upgrade/defaults/ and of each earlier
+    span that has any."""
+    by_release = changeviews.by_release(defaults)
+    pages = []
+    for n, (start, stop) in enumerate(page_spans(versions)):
+        span = versions[start:stop]
+        mine = tuple(rc for rc in by_release if rc.release.version in span)
+        if mine or n == 0:
+            pages.append(Span(span[0], span[-1], mine))
+    return tuple(pages)
+
+
+def _entries_by_tier(tiers: tuple[Tier, ...], entries: tuple[tuple[Entry, ...], ...], versions) -> dict:
+    """tier id -> (Span, ...): the entries announced with it, newest first, by
+    span of releases (model.release_spans), newest span first, spans without one left out. The
+    tiers page gives each span a section once there are two, so none grows with every release."""
     everything = [e for mine in reversed(entries) for e in mine]
-    return {t.id: tuple(e for e in everything if e.tier == t.id) for t in tiers}
+    out = {}
+    for t in tiers:
+        mine = [e for e in everything if e.tier == t.id]
+        out[t.id] = tuple(
+            Span(span[0], span[-1], group)
+            for span in reversed(release_spans(versions))
+            if (group := tuple(e for e in mine if e.release in span))
+        )
+    return out
 
 
 def _tier_levels(tiers: tuple[Tier, ...], vocabularies: tuple[Vocabulary, ...]) -> tuple[TierLevel, ...]:

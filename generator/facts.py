@@ -25,8 +25,8 @@ from collections import Counter
 from dataclasses import replace
 
 from . import symbols, urls
-from .computed import Cell, ChangeView, Ending, Feature, LedgerRow, Standing
-from .model import Entry, Release, Tier, version_key
+from .computed import Cell, ChangeView, Ending, Feature, LedgerRow, Span, Standing
+from .model import Entry, Release, Tier, release_spans, version_key
 
 ENDING_VERBS = {
     "undone": re.compile(r"\b(cancel\w*|un-?deprecat\w*|revert\w*)\b"),
@@ -257,6 +257,18 @@ def ledger(features: tuple[Feature, ...], versions: tuple[str, ...], views: tupl
             rows.append(LedgerRow(title, urls.at(urls.release(version), view.anchor), None, None, view, ending))
     rows.sort(key=lambda r: (version_key(r.deprecated_in), r.title.casefold()))
     return tuple(rows)
+
+
+def ledger_spans(ledger: tuple[LedgerRow, ...], versions: tuple[str, ...]) -> tuple[Span, ...]:
+    """A Span of the ledger's rows by the span of releases (model.release_spans) they
+    were deprecated in; oldest first, spans without a row left out. The
+    ledger page gives each a section, so none grows past what a search index takes a section."""
+    spans = []
+    for span in release_spans(versions):
+        rows = tuple(r for r in ledger if r.deprecated_in in span)
+        if rows:
+            spans.append(Span(span[0], span[-1], rows))
+    return tuple(spans)
 
 
 _SAYS_DEPRECATED = re.compile(r"\bdeprecated\b", re.IGNORECASE)

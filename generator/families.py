@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import replace
 
+from .changeviews import by_release
 from .computed import Family, Feature, Matrix
 from .lifecycle import Eras, ancestors, gone_after, row, strip
 from .model import CatalogueFeature, Release, Tier
@@ -84,7 +85,8 @@ def family(
     said: tuple[Release, ...],
 ) -> Family:
     """One family: a matrix row per member, its announcements release by release, its own
-    changes, what its members' changes ask of an upgrade, and how many changes each member has.
+    changes, what its members' changes ask of an upgrade (both also by release: a page each), and how
+    many changes each member has.
     `below`: (depth, node) of the family and every member under it, depth first; `members`, the
     Feature of each (None where no release announced it); `changes`, each one's (Release,
     ChangeView) pairs; `said`, the releases announcing any of them; `chain`, its ancestors."""
@@ -104,6 +106,7 @@ def family(
         if view.group and view.group != "new"
     }
     release_by_version = {r.version: r for r in said}
+    member_actions = tuple(sorted(actions.values(), key=lambda pair: (pair[0].key, pair[1].anchor), reverse=True))
     return Family(
         node=node,
         feature=members[0],
@@ -113,7 +116,8 @@ def family(
         members=len(below) - 1,
         by_release=tuple((release_by_version[v], tuple(entries[v])) for v, _ in reversed(eras) if entries.get(v)),
         own_changes=changes[0],
-        member_actions=tuple(sorted(actions.values(), key=lambda pair: (pair[0].key, pair[1].anchor), reverse=True)),
+        member_actions=member_actions,
         member_counts=tuple((n, depth, len(c)) for (depth, n), c in zip(below[1:], changes[1:], strict=True) if c),
         ids=tuple(n.id for _, n in below),
+        changes_by_release=by_release(changes[0], member_actions),
     )

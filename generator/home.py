@@ -12,6 +12,15 @@ from . import urls
 from .computed import DueItem, Family, Home, LedgerRow, StoryCell, StoryRow
 from .model import DUE_STATUS, NO_TIER, NO_TIER_ABBR, Entry, Release, Tier, tier_at, version_key
 
+GLANCE_RELEASES = 15
+"""The glance table's columns: the newest releases, so the home page stays the same size as releases
+come (issue 36: it grew by every release and every family); the timeline shows every release."""
+
+
+def glance(releases: tuple) -> tuple:
+    """The releases (or versions), oldest first, that the glance table shows: the newest ones."""
+    return releases[-GLANCE_RELEASES:]
+
 
 def home(story: tuple[StoryRow, ...], tiers: tuple[Tier, ...], ledger: tuple[LedgerRow, ...], versions) -> Home:
     """The home page: the glance table (`story_rows`) and its legend, what is on its way out, the
@@ -24,16 +33,21 @@ def home(story: tuple[StoryRow, ...], tiers: tuple[Tier, ...], ledger: tuple[Led
             names = " / ".join(t.name for t in named) or "No tier stated"
             legend.append((abbr, names, f"tier-{named[0].id}" if named else "untiered"))
     return Home(
-        story, tuple(legend), due(ledger, versions), versions[-2] if len(versions) > 1 else versions[-1], versions[-1]
+        story,
+        tuple(legend),
+        due(ledger, versions),
+        versions[-2] if len(versions) > 1 else versions[-1],
+        versions[-1],
+        glance(versions),
     )
 
 
 def story_rows(
     families: tuple[Family, ...], releases: tuple[Release, ...], tier_by_id: dict[str, Tier], feature_by_id: dict
 ) -> tuple[StoryRow, ...]:
-    """The rows of the home page's 2.x-at-a-glance table: one per top-level feature family, each
-    cell the most mature tier the release announced in that family (a deprecation or removal only
-    where that is all it did).
+    """The rows of the home page's 2.x-at-a-glance table: one per top-level feature family that the
+    newest releases (`glance`) announced something in, each cell the most mature tier the release
+    announced in that family (a deprecation or removal only where that is all it did).
 
     The one place that says what a row is: the page and its legend follow."""
     rows = []
@@ -43,8 +57,10 @@ def story_rows(
         mine = set(family.ids)
         cells = tuple(
             _story_cell(release, tuple(e for e in release.entries if e.id in mine), tier_by_id, feature_by_id)
-            for release in releases
+            for release in glance(releases)
         )
+        if not any(c.label for c in cells):
+            continue
         rows.append(StoryRow(family.node.name, urls.feature(family.node.id), cells))
     # The families most releases touched first: the story's main threads lead.
     return tuple(sorted(rows, key=lambda r: (-sum(1 for c in r.cells if c.label), r.label.casefold())))

@@ -7,7 +7,17 @@ from collections import defaultdict
 
 from . import facts
 from .computed import Cell, Feature, Matrix, MatrixRow
-from .model import CHANGE_LABELS, NO_TIER, CatalogueFeature, Compatibility, Entry, Tier, tier_in, version_key
+from .model import (
+    CHANGE_LABELS,
+    NO_TIER,
+    CatalogueFeature,
+    Compatibility,
+    Entry,
+    Tier,
+    page_spans,
+    tier_in,
+    version_key,
+)
 
 
 def support_removed(node: CatalogueFeature, rows: Compatibilities, since: str) -> str | None:
@@ -43,11 +53,13 @@ def strip(
     pad: bool,
     gone_after: str | None = None,
     backend: str | None = None,
+    since: str | None = None,
 ) -> tuple[Cell, ...]:
     """_cells merged into runs (a run of releases that do not mention the feature is one cell).
     With gone_after (a removal the compatibility rows tell, not an entry), releases from it on that
     do not mention the feature are gone instead of carrying its last tier. With backend, the strip
-    as that backend sees it (facts.backend_entries)."""
+    as that backend sees it (facts.backend_entries). With since, the strip from that release on
+    (a timeline page's first), the tier in force then carried in."""
     cells = _cells(facts.backend_entries(entries, backend) if backend else entries, eras, tiers, pad)
     if gone_after is not None:
         after = version_key(gone_after)
@@ -55,6 +67,8 @@ def strip(
             Cell(c.release, None, "", "gone", None) if c.entry is None and version_key(c.release) >= after else c
             for c in cells
         )
+    if since is not None:
+        cells = tuple(c for c in cells if version_key(c.release) >= version_key(since))
     return runs(cells)
 
 
@@ -222,8 +236,21 @@ def ancestors(node: CatalogueFeature, catalogue_by_id: dict) -> tuple[CatalogueF
     return tuple(reversed(out))
 
 
-def timeline(eras: Eras, tiers: tuple[Tier, ...], features: tuple[Feature, ...]) -> Matrix:
-    """Every feature's row, lined up under every release."""
-    return Matrix(
-        tuple(v for v, _ in eras), tuple(row(f, strip(f.entries, eras, tiers, True, gone_after(f))) for f in features)
-    )
+def timeline(eras: Eras, tiers: tuple[Tier, ...], features: tuple[Feature, ...]) -> tuple[Matrix, ...]:
+    """The timeline pages, newest first (model.page_spans: /timeline/ the newest releases, then
+    /timeline/X.Y-X.Y/ each earlier span, so no page grows with every release): each a row per feature an entry of its
+    releases names, lined up under those releases, the tier in force carried in from before."""
+    pages = []
+    for start, stop in page_spans(tuple(v for v, _ in eras)):
+        shown = {v for v, _ in eras[start:stop]}
+        pages.append(
+            Matrix(
+                tuple(v for v, _ in eras[start:stop]),
+                tuple(
+                    row(f, strip(f.entries, eras[:stop], tiers, True, gone_after(f), since=eras[start][0]))
+                    for f in features
+                    if any(e.release in shown for e in f.entries)
+                ),
+            )
+        )
+    return tuple(pages)

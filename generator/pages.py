@@ -78,7 +78,7 @@ _FIXED = [
         urls.TIMELINE,
         "timeline.md.j2",
         "Timeline",
-        "Every PyTorch 2.x feature across every release, filterable by backend, area and tier.",
+        "Every PyTorch 2.x feature across the releases that announced or changed it, filterable by backend, area and tier, the newest releases first.",
         "releases/*.yaml",
     ),
     (
@@ -150,7 +150,31 @@ def _site_pages(site: Site) -> Iterator[Page]:
     for url, template, title, description, source in _FIXED:
         # The guide's environment box reads the compatibility rows and the GPU table (envpaste.view).
         view = {"env": envpaste.view_json(site)} if url == urls.UPGRADE else {}
+        if url == urls.TIMELINE:
+            view = {"matrix": site.timeline[0], "spans": _timeline_spans(site)}
+        if url == urls.UPGRADE_DEFAULTS:
+            view = {"span": site.defaults_pages[0], "spans": _defaults_spans(site)}
         yield Page(url, template, title, description, view, source)
+    for span in site.defaults_pages[1:]:
+        first, last = span.first, span.last
+        yield Page(
+            urls.defaults_span(first, last),
+            "defaults.md.j2",
+            f"Default and behaviour changes {first}–{last}",
+            f"Every change of a default or of behaviour in PyTorch {first} to {last}, with what to do and the way back.",
+            {"span": span, "spans": _defaults_spans(site)},
+            "changes/*.yaml",
+        )
+    for matrix in site.timeline[1:]:
+        first, last = matrix.releases[0], matrix.releases[-1]
+        yield Page(
+            urls.timeline_span(first, last),
+            "timeline.md.j2",
+            f"Timeline {first}–{last}",
+            f"Every PyTorch feature releases {first} to {last} announced or changed, across those releases, filterable by backend, area and tier.",
+            {"matrix": matrix, "spans": _timeline_spans(site)},
+            "releases/*.yaml",
+        )
     yield Page(
         urls.SPEED,
         "speed.md.j2",
@@ -159,6 +183,22 @@ def _site_pages(site: Site) -> Iterator[Page]:
         {"report": benchmark()},
         "../generator/benchmark.md (make bench)",
     )
+
+
+def _span_links(spans: list[tuple[str, str]], first_page: str, url_of) -> tuple[tuple[str, str, str], ...]:
+    """(first, last, URL) of each page of a list cut by model.page_spans, newest first: the newest
+    span at `first_page`, each earlier one at url_of(first, last). What each page links to."""
+    return tuple((a, b, first_page if n == 0 else url_of(a, b)) for n, (a, b) in enumerate(spans))
+
+
+def _timeline_spans(site: Site) -> tuple[tuple[str, str, str], ...]:
+    spans = [(m.releases[0], m.releases[-1]) for m in site.timeline]
+    return _span_links(spans, urls.TIMELINE, urls.timeline_span)
+
+
+def _defaults_spans(site: Site) -> tuple[tuple[str, str, str], ...]:
+    spans = [(s.first, s.last) for s in site.defaults_pages]
+    return _span_links(spans, urls.UPGRADE_DEFAULTS, urls.defaults_span)
 
 
 def _symbol_pages(site: Site) -> Iterator[Page]:
@@ -179,6 +219,16 @@ def _symbol_pages(site: Site) -> Iterator[Page]:
             {"module": module},
             "releases/*.yaml, changes/*.yaml",
         )
+        for symbol in module.symbols:
+            if symbol.more:
+                yield Page(
+                    urls.symbol_name_page(module.name, symbol.name),
+                    "symbol_name.md.j2",
+                    symbol.name,
+                    describe.symbol_name_description(site, symbol),
+                    {"module": module.name, "symbol": symbol},
+                    "releases/*.yaml, changes/*.yaml",
+                )
 
 
 def _release_pages(site: Site) -> Iterator[Page]:
@@ -196,17 +246,19 @@ def _release_pages(site: Site) -> Iterator[Page]:
 
 def _feature_pages(site: Site) -> Iterator[Page]:
     """A page per feature, but a family's feature, whose family page tells its story; then the
-    family pages."""
+    family pages. Each is followed by a page per release with the changes that release ties to it."""
     for feature in site.features:
         if feature.id not in site.family_by_id:
+            by_release = site.feature_changes_by_release.get(feature.id, ())
             yield Page(
                 urls.feature(feature.id),
                 "feature.md.j2",
                 feature.title,
                 describe.feature_description(site, feature),
-                {"feature": feature, "changes": site.feature_changes.get(feature.id, ())},
+                {"feature": feature, "changes": site.feature_changes.get(feature.id, ()), "by_release": by_release},
                 "features/*.yaml, releases/*.yaml, changes/*.yaml",
             )
+            yield from _feature_changes_pages(site, feature.id, feature.title, by_release, False)
     for family in site.families:
         yield Page(
             urls.feature(family.node.id),
@@ -215,6 +267,21 @@ def _feature_pages(site: Site) -> Iterator[Page]:
             describe.family_description(site, family),
             {"family": family},
             f"{family.node.source_file}, releases/*.yaml, changes/*.yaml",
+        )
+        yield from _feature_changes_pages(site, family.node.id, family.node.name, family.changes_by_release, True)
+
+
+def _feature_changes_pages(site: Site, feature_id: str, name: str, by_release, family: bool) -> Iterator[Page]:
+    """/features/<id>/X.Y/: the changes one release ties to a feature or a family."""
+    for changes in by_release:
+        v = changes.release.version
+        yield Page(
+            urls.feature_changes(feature_id, v),
+            "feature_changes.md.j2",
+            f"{name} changes in PyTorch {v}",
+            describe.feature_changes_description(name, changes, family),
+            {"feature_id": feature_id, "name": name, "changes": changes, "family": family},
+            f"features/*.yaml, releases/*.yaml, changes/{v}.yaml",
         )
 
 

@@ -70,6 +70,12 @@ def feature(feature_id: str) -> str:
     return f"{FEATURES}{feature_id}/"
 
 
+def feature_changes(feature_id: str, version: str) -> str:
+    """The release-note changes one release ties to a feature or a family (a page per pair keeps
+    feature and family pages from growing with every release)."""
+    return f"{FEATURES}{feature_id}/{version}/"
+
+
 def backend(backend_id: str) -> str:
     return f"{BACKENDS}{backend_id}/"
 
@@ -82,6 +88,22 @@ def backend_changes(backend_id: str, version: str) -> str:
 def symbol_page(module: str) -> str:
     """A module's page of API symbols: 'torch.export' -> 'symbols/torch.export/'."""
     return f"{SYMBOLS}{module}/"
+
+
+def timeline_span(first: str, last: str) -> str:
+    """A timeline page of earlier releases: ('2.0', '2.14') -> 'timeline/2.0-2.14/'."""
+    return f"{TIMELINE}{first}-{last}/"
+
+
+def defaults_span(first: str, last: str) -> str:
+    """The default and behaviour changes of earlier releases: ('2.0', '2.14') -> 'upgrade/defaults/2.0-2.14/'."""
+    return f"{UPGRADE_DEFAULTS}{first}-{last}/"
+
+
+def symbol_name_page(module: str, name: str) -> str:
+    """Every change and feature naming one name, for a name its module page lists only the newest
+    uses of: ('torch', 'torch.compile') -> 'symbols/torch/torch.compile/'."""
+    return f"{SYMBOLS}{module}/{name}/"
 
 
 def source(url: str) -> str:
@@ -255,7 +277,17 @@ def upgrading_step(group: str) -> str:
 
 DEFAULTS = "defaults"  # the upgrade guide's list of every default and behaviour change
 EARLIER_REMOVALS = "removals-of-earlier-deprecations"  # /deprecations/: removals of what an earlier release deprecated
+MEMBER_ACTIONS = "member-actions"  # a family's members' changes an upgrade must act on (its page, its release pages)
 KNOWN_ISSUES = "known-issues"  # a release page's tracked regressions, above its features
+
+
+def span_anchor(section: str, first: str, last: str) -> str:
+    """A section's part for the releases first to last (a span, model.release_spans):
+    ('deprecated', '2.0', '2.14') -> 'deprecated-2-0-2-14' (the ledger's), ('beta', …) on /tiers/."""
+    return f"{section}-{first}-{last}".replace(".", "-")
+
+
+LEDGER = "deprecated"  # the deprecation ledger's sections by span: span_anchor(LEDGER, first, last)
 
 
 def upgrade(start: str, end: str) -> str:

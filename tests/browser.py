@@ -39,6 +39,7 @@ PAGE_KINDS = {
     "features.md.j2": "features/",
     "feature.md.j2": "features/flex-attention/",
     "family.md.j2": "features/torch-export/",
+    "feature_changes.md.j2": "features/torchinductor/2.12/",
     "backends.md.j2": "backends/",
     "backend.md.j2": "backends/cuda/",
     "backend_changes.md.j2": "backends/rocm/2.12/",
@@ -54,6 +55,7 @@ PAGE_KINDS = {
     "speed.md.j2": "speed/",
     "symbols.md.j2": "symbols/",
     "symbol_module.md.j2": "symbols/torch.export/",
+    "symbol_name.md.j2": "symbols/torch/torch.compile/",
     "search.md.j2": "search/?q=torch.cat",
 }
 """One page of every kind (by its template) of the real site, for the screenshot and accessibility

@@ -97,8 +97,8 @@ def test_backend_strips_are_left_out_when_every_backend_tells_the_same_story(con
 
 
 def test_timeline_rows_line_up_under_every_release_and_list_their_tiers(site):
-    rows = {r.feature.id: r for r in site.timeline.rows}
-    assert site.timeline.releases == ("2.7", "2.8")
+    rows = {r.feature.id: r for r in site.timeline[0].rows}
+    assert site.timeline[0].releases == ("2.7", "2.8")
     assert strip(rows["mesh"].cells) == [("2.7", "", "", "empty"), ("2.8", "No tier", "New", "untiered")]
     assert rows["widget-compiler"].tiers == ("beta", "api-stable")
     assert rows["mesh"].tiers == ()
@@ -113,7 +113,7 @@ def test_releases_that_do_not_mention_a_feature_merge_into_one_cell(content_copy
         ("2.8", "Stable", "Promoted", "tier-api-stable"),
         ("2.9–2.10", "Stable", "", "tier-api-stable carried"),
     ]
-    mesh = {r.feature.id: r for r in site.timeline.rows}["mesh"]
+    mesh = {r.feature.id: r for r in site.timeline[0].rows}["mesh"]
     assert strip(mesh.cells) == [
         ("2.7", "", "", "empty"),
         ("2.8", "No tier", "New", "untiered"),
@@ -437,8 +437,10 @@ def test_contributors_list_their_work_under_a_unique_slug(site):
     assert urls.slugify("Łukasz Ñandú") == "ukasz-nandu"
 
 
-def test_entries_by_tier_are_newest_first(site):
-    assert [(e.release, e.id) for e in site.entries_by_tier["beta"]] == [("2.7", "widget-compiler")]
+def test_entries_by_tier_are_newest_first_by_span_of_releases(site):
+    [span] = site.entries_by_tier["beta"]  # the fixture's two releases are one span
+    assert (span.first, span.last) == ("2.7", "2.8")
+    assert [(e.release, e.id) for e in span.items] == [("2.7", "widget-compiler")]
     assert site.entries_by_tier["prototype"] == ()
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -45,10 +46,42 @@ def rendered():
         return render_all(site_model(FIXTURE))
 
 
-def test_golden_pages_cover_every_page_kind(rendered):
-    kinds = {p.template for p in pages.pages(site_model(FIXTURE))}
-    covered = {p.template for p in pages.pages(site_model(FIXTURE)) if urls.source(p.url) in PAGES}
+# Pages the fixture makes once a change is tied to a feature (TAGGED): a release's changes for a
+# feature and for its family (/features/<id>/X.Y/), and the pages that count them.
+TAGGED_PAGES = [
+    "features/widget-compiler/index.md",
+    "features/widget-compiler/2.8/index.md",
+    "features/widgets/index.md",
+    "features/widgets/2.8/index.md",
+]
+TAGGED = ("    restore: TORCH_CAT_LEGACY=1\n", "    restore: TORCH_CAT_LEGACY=1\n    features: [widget-compiler]\n")
+
+
+@pytest.fixture(scope="module")
+def tagged(tmp_path_factory):
+    """The fixture with its breaking change tagged with the widget compiler, rendered."""
+    content = tmp_path_factory.mktemp("tagged") / "content"
+    shutil.copytree(FIXTURE, content)
+    path = content / "changes" / "2.8.yaml"
+    text = path.read_text(encoding="utf-8")
+    assert TAGGED[0] in text
+    path.write_text(text.replace(TAGGED[0], TAGGED[1], 1), encoding="utf-8")
+    site = site_model(content)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(pages, "BENCHMARK", FIXTURE.parent / "benchmark.md")
+        return site, render_all(site)
+
+
+def test_golden_pages_cover_every_page_kind(rendered, tagged):
+    site, _ = tagged
+    kinds = {p.template for p in pages.pages(site)}
+    covered = {p.template for p in pages.pages(site) if urls.source(p.url) in PAGES + TAGGED_PAGES}
     assert covered == kinds
+
+
+@pytest.mark.parametrize("page", TAGGED_PAGES)
+def test_tagged_page_matches_golden(tagged, golden, page):
+    golden(f"tagged/{page}", tagged[1][page].decode("utf-8"))
 
 
 @pytest.mark.parametrize("page", PAGES)

@@ -114,12 +114,12 @@ def test_lifecycles_span_releases_and_backends_have_rows():
 
 def test_matrix_rows_cover_every_release_and_grow_with_entries_not_releases():
     site = real_model()
-    for row in site.timeline.rows:
+    for row in site.timeline[0].rows:
         assert sum(c.span for c in row.cells) == len(RELEASES), row.feature.id
         # At most: one leading run, each entry, one run after each entry, and one more split
         # where the tier vocabulary changes (Beta carried into 2.8 reads Unstable).
         assert len(row.cells) <= 2 * len(row.feature.entries) + 2, row.feature.id
-    compile_row = next(r for r in site.timeline.rows if r.feature.id == "torch-compile")
+    compile_row = next(r for r in site.timeline[0].rows if r.feature.id == "torch-compile")
     carried = [c for c in compile_row.cells if c.entry is None and c.span > 1]
     assert carried and all(c.last for c in carried)
 

@@ -1,0 +1,186 @@
+"""Issue 36: pages that stay light as the Atlas grows. A feature's or family's page counts its
+release-note changes by release and links to a page per release (/features/<id>/X.Y/); the home
+page's glance table shows the newest releases. Checked on sizes, never on time."""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections import defaultdict
+
+import pytest
+
+from bench.corpus import make_corpus
+from generator import pages, urls
+from generator.build import site_model
+from generator.render import render_all
+from tests.conftest import ROOT, real_model
+
+# The page kinds this issue bounds: their largest page must not grow with the number of releases.
+BOUNDED = ("home.md.j2", "feature.md.j2", "family.md.j2", "feature_changes.md.j2", "timeline.md.j2")
+SCALE = 3
+# A page may grow a little with releases (a family's matrix has a column per release, the home page
+# a link per release); one that lists every release's changes grows with the scale itself.
+GROWTH = 1.3
+
+LINK = re.compile(r'href="([^"#]*)(?:#([^"]*))?"')
+MD_LINK = re.compile(r"\]\(([^)#]*)(?:#([^)]*))?\)")
+
+
+def _largest_by_kind(site, files: dict) -> dict[str, tuple[int, str]]:
+    largest: dict[str, tuple[int, str]] = defaultdict(lambda: (0, ""))
+    for page in pages.pages(site):
+        size = len(files[urls.source(page.url)])
+        largest[page.template] = max(largest[page.template], (size, page.url))
+    return largest
+
+
+@pytest.fixture(scope="module")
+def real_files():
+    return render_all(real_model())
+
+
+@pytest.fixture(scope="module")
+def grown(tmp_path_factory):
+    """The real content SCALE times over (bench.corpus), and its rendered pages."""
+    site = site_model(make_corpus(ROOT / "content", tmp_path_factory.mktemp("grown") / "content", SCALE))
+    assert len(site.releases) == SCALE * len(real_model().releases)
+    return site, render_all(site)
+
+
+def test_no_bounded_page_grows_with_the_number_of_releases(grown, real_files):
+    real, big = _largest_by_kind(real_model(), real_files), _largest_by_kind(*grown)
+    for kind in BOUNDED:
+        assert big[kind][0] <= GROWTH * real[kind][0], (kind, real[kind], big[kind])
+    # The pages that still grow are a page per release or per backend and release: bounded too.
+    assert big["release.md.j2"][0] <= GROWTH * real["release.md.j2"][0]
+
+
+def _links(text: str, page_url: str) -> set[tuple[str, str]]:
+    """(page URL, anchor) of every link in a rendered Markdown page, resolved against its URL."""
+    out = set()
+    for pattern in (LINK, MD_LINK):
+        for target, anchor in pattern.findall(text):
+            if "://" in target or target.startswith("mailto:"):
+                continue
+            path = posixpath.normpath(posixpath.join(page_url or ".", target.removesuffix("index.md") or "."))
+            if not target or target.endswith("/") or target.endswith("index.md"):  # a page, not a file
+                path = "" if path == "." else path + "/"
+            out.add((path, anchor or ""))
+    return out
+
+
+def test_every_change_a_feature_page_counts_is_on_a_release_page_it_links_to(real_files):
+    """Nothing is lost: from a feature's or family's page, its per-release pages list every change
+    it lists (its own, and for a family its members' changes an upgrade must act on), each linked
+    to its anchor on its release page."""
+    site = real_model()
+    owners = [(f.id, site.feature_changes.get(f.id, ())) for f in site.features if f.id not in site.family_by_id]
+    owners += [(fam.node.id, fam.own_changes + fam.member_actions) for fam in site.families]
+    checked = 0
+    for fid, pairs in owners:
+        url = urls.feature(fid)
+        page = real_files[urls.source(url)].decode("utf-8")
+        per_release = {u for u, _ in _links(page, url) if u.startswith(url) and u != url and u.endswith("/")}
+        assert len(per_release) == len({r.version for r, _ in pairs}), fid
+        reached = set()
+        for sub in per_release:
+            reached |= _links(real_files[urls.source(sub)].decode("utf-8"), sub)
+        wanted = {(urls.release(r.version), v.anchor) for r, v in pairs}
+        assert wanted <= reached, (fid, sorted(wanted - reached)[:3])
+        checked += len(wanted)
+    assert checked > 5000  # the real content ties thousands of changes to features
+
+
+def test_a_family_page_keeps_its_anchors_and_leads_to_its_release_pages(real_files):
+    """Links to a family page's sections still land on a heading there, which leads on to the
+    per-release pages holding the lists."""
+    url = urls.feature("torch-export")
+    page = real_files[urls.source(url)].decode("utf-8")
+    for anchor in ("matrix", "releases", urls.CHANGES, urls.MEMBER_ACTIONS, "member-changes", "release-2-12"):
+        assert f"{{ #{anchor} }}" in page, anchor
+    section = page[page.index("{ #member-actions }") : page.index("{ #member-changes }")]
+    family = real_model().family_by_id["torch-export"]
+    acting = [rc for rc in family.changes_by_release if rc.member_actions]
+    assert acting and {
+        (urls.feature_changes("torch-export", rc.release.version), urls.MEMBER_ACTIONS) for rc in acting
+    } <= _links(section, url)
+    sub = real_files[urls.source(urls.feature_changes("torch-export", acting[0].release.version))].decode("utf-8")
+    assert f"{{ #{urls.MEMBER_ACTIONS} }}" in sub and f"{{ #{urls.CHANGES} }}" in sub
+
+
+def test_a_module_page_lists_a_names_newest_uses_and_links_to_all_of_them(real_files):
+    """A symbol page grows with its names, not with every release: a name lists its newest uses
+    and, when named more often, links to its own page listing every use."""
+    from generator.computed import SYMBOL_USES_SHOWN
+
+    module = real_model().symbol_pages["torch"]
+    url = urls.symbol_page(module.name)
+    page = real_files[urls.source(url)].decode("utf-8")
+    longer = [s for s in module.symbols if s.more]
+    assert longer  # torch.compile, torch.cond … are named more often than a module page lists
+    for s in module.symbols:
+        start = page.index(f'<h2 id="{s.name}"')
+        items = page[start : page.index("</ul>", start)].count("<li>")
+        assert items == len(s.uses) if not s.more else items == SYMBOL_USES_SHOWN + 1, s.name
+    for s in longer:
+        sub = urls.symbol_name_page(module.name, s.name)
+        assert (sub, "") in _links(page, url)
+        wanted = {
+            (urls.release(u.release), u.change.anchor if u.change else urls.entry_anchor(u.entry.id)) for u in s.uses
+        }
+        assert wanted <= _links(real_files[urls.source(sub)].decode("utf-8"), sub), s.name
+
+
+def test_every_entry_is_on_a_timeline_page_and_the_pages_link_each_other(grown):
+    """The timeline is a page per span of releases: every entry of every release is a cell of one
+    of them, and each page links to the others."""
+    site, files = grown
+    timeline = [p for p in pages.pages(site) if p.template == "timeline.md.j2"]
+    assert len(timeline) == SCALE  # the real content is one span of releases
+    assert timeline[0].url == urls.TIMELINE
+    reached = set()
+    for page in timeline:
+        text = files[urls.source(page.url)].decode("utf-8")
+        links = _links(text, page.url)
+        assert {p.url for p in timeline if p is not page} <= {u for u, _ in links}, page.url
+        reached |= links
+    entries = {(urls.release(r.version), urls.entry_anchor(e.id)) for r in site.releases for e in r.entries}
+    assert entries <= reached
+
+
+def test_the_deprecation_ledger_is_a_section_per_span_of_releases(grown):
+    """A search index takes a section of limited size (Zensical refused the 10x ledger as one):
+    the ledger gives each span of releases a heading and table of its own, and loses no row."""
+    site, files = grown
+    assert len(site.ledger_spans) == SCALE
+    assert tuple(row for span in site.ledger_spans for row in span.items) == site.ledger
+    page = files[urls.source(urls.DEPRECATIONS)].decode("utf-8")
+    for span in site.ledger_spans:
+        first, last, rows = span.first, span.last, span.items
+        heading = f"{{ #{urls.span_anchor(urls.LEDGER, first, last)} }}"
+        assert heading in page
+        section = page[page.index(heading) :].split("\n## ", 1)[0]
+        assert section.count("\n| [") == len(rows), (first, last)
+
+
+def test_tiers_and_defaults_pages_give_each_span_or_release_a_section(grown):
+    """/tiers/ lists a tier's entries under a heading per span of releases; /upgrade/defaults/ the
+    changes of the newest releases and each earlier span a page of its own, a heading per release:
+    no section and no page grows with every release."""
+    site, files = grown
+    tiers = files[urls.source(urls.TIERS)].decode("utf-8")
+    for tier_id, spans in site.entries_by_tier.items():
+        assert sum(len(span.items) for span in spans) == sum(
+            1 for r in site.releases for e in r.entries if e.tier == tier_id
+        )
+        for span in spans if len(spans) > 1 else ():
+            assert f"{{ #{urls.span_anchor(tier_id, span.first, span.last)} }}" in tiers
+    assert max(len(spans) for spans in site.entries_by_tier.values()) == SCALE
+    defaults = [p for p in pages.pages(site) if p.template == "defaults.md.j2"]
+    assert defaults[0].url == urls.UPGRADE_DEFAULTS and len(defaults) == len(site.defaults_pages) > 1
+    for page, span in zip(defaults, site.defaults_pages, strict=True):
+        text = files[urls.source(page.url)].decode("utf-8")
+        for rc in span.items:
+            assert f"{{ #{urls.release_anchor(rc.release.version)} }}" in text
+    assert sum(len(rc.own) for span in site.defaults_pages for rc in span.items) == len(site.defaults)
