@@ -16,6 +16,7 @@ does not reach are not run.
 
 from __future__ import annotations
 
+import dataclasses
 import operator
 from collections.abc import Callable
 from typing import Any
@@ -53,16 +54,27 @@ def _same(a: tuple, b: tuple) -> bool:
     return len(a) == len(b) and all(x is y or x == y for x, y in zip(a, b, strict=True))
 
 
-def _kept(new, old):
+def _kept(new, old, depth: int = 2):
     """new, with old's object wherever old is equal: the whole, or each item of a tuple (by
-    position) or of a dict (by key), in new's order."""
-    if type(new) is not type(old):
+    position) or of a dict (by key), in new's order; within a changed model object (a frozen
+    dataclass), each field, `depth` levels down. A page that read only the unchanged parts of a
+    changed object (a family's matrix, when a release's summary changed) then finds them
+    identical at once (generator.reads.Compare)."""
+    if new is old or type(new) is not type(old):
         return new
-    if type(new) is tuple and len(new) == len(old):
-        items = tuple(o if o == n else n for n, o in zip(new, old, strict=True))
+    if depth and type(new) is tuple and len(new) == len(old):
+        items = tuple(_kept(n, o, depth - 1) for n, o in zip(new, old, strict=True))
         return old if all(map(operator.is_, items, old)) else items
-    if type(new) is dict:
-        items = {k: old[k] if k in old and old[k] == v else v for k, v in new.items()}
+    if depth and type(new) is dict:
+        items = {k: _kept(v, old[k], depth - 1) if k in old else v for k, v in new.items()}
         same = list(items) == list(old) and all(items[k] is old[k] for k in items)
         return old if same else items
-    return old if new == old else new
+    if new == old:
+        return old
+    if depth and dataclasses.is_dataclass(new) and hasattr(new, "__dict__"):
+        for f in dataclasses.fields(new):
+            value = getattr(new, f.name)
+            kept = _kept(value, getattr(old, f.name), depth - 1)
+            if kept is not value:  # a fresh object no one else holds yet
+                object.__setattr__(new, f.name, kept)
+    return new
