@@ -208,6 +208,17 @@ class ReleaseChanges:
     member_actions: tuple[ChangeView, ...] = ()  # a family's: its members' changes an upgrade must act on
 
 
+CHANGES_ON_PAGE = 40
+"""A feature or family page lists up to this many release-note changes itself; past that, it
+shows a count per release and each release's list is a page of its own (/features/<id>/X.Y/),
+so the page stays bounded (about 50 kB) however many releases come."""
+
+
+def paged(by_release: tuple[ReleaseChanges, ...]) -> bool:
+    """Whether a feature's or family's changes are listed a page per release (CHANGES_ON_PAGE)."""
+    return sum(len(rc.own) + len(rc.member_actions) for rc in by_release) > CHANGES_ON_PAGE
+
+
 @dataclass(frozen=True)
 class Matrix:
     releases: tuple[str, ...]

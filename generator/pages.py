@@ -16,7 +16,7 @@ from pathlib import Path
 from markupsafe import Markup
 
 from . import describe, envpaste, urls
-from .computed import Site
+from .computed import Site, paged
 
 ROOT = Path(__file__).resolve().parent.parent
 BENCHMARK = ROOT / "generator" / "benchmark.md"
@@ -246,7 +246,8 @@ def _release_pages(site: Site) -> Iterator[Page]:
 
 def _feature_pages(site: Site) -> Iterator[Page]:
     """A page per feature, but a family's feature, whose family page tells its story; then the
-    family pages. Each is followed by a page per release with the changes that release ties to it."""
+    family pages. Each is followed by a page per release with the changes that release ties to it,
+    where they are too many for its own page (computed.paged)."""
     for feature in site.features:
         if feature.id not in site.family_by_id:
             by_release = site.feature_changes_by_release.get(feature.id, ())
@@ -255,7 +256,12 @@ def _feature_pages(site: Site) -> Iterator[Page]:
                 "feature.md.j2",
                 feature.title,
                 describe.feature_description(site, feature),
-                {"feature": feature, "changes": site.feature_changes.get(feature.id, ()), "by_release": by_release},
+                {
+                    "feature": feature,
+                    "changes": site.feature_changes.get(feature.id, ()),
+                    "by_release": by_release,
+                    "paged": paged(by_release),
+                },
                 "features/*.yaml, releases/*.yaml, changes/*.yaml",
             )
             yield from _feature_changes_pages(site, feature.id, feature.title, by_release, False)
@@ -265,14 +271,17 @@ def _feature_pages(site: Site) -> Iterator[Page]:
             "family.md.j2",
             family.node.name,
             describe.family_description(site, family),
-            {"family": family},
+            {"family": family, "paged": paged(family.changes_by_release)},
             f"{family.node.source_file}, releases/*.yaml, changes/*.yaml",
         )
         yield from _feature_changes_pages(site, family.node.id, family.node.name, family.changes_by_release, True)
 
 
 def _feature_changes_pages(site: Site, feature_id: str, name: str, by_release, family: bool) -> Iterator[Page]:
-    """/features/<id>/X.Y/: the changes one release ties to a feature or a family."""
+    """/features/<id>/X.Y/: the changes one release ties to a feature or a family, for one whose
+    changes are too many for its own page (computed.paged)."""
+    if not paged(by_release):
+        return
     for changes in by_release:
         v = changes.release.version
         yield Page(
