@@ -52,6 +52,7 @@ test-fast: $(STAMP)  ## everything but the browser tests
 bench: $(STAMP)  ## 1x/10x/50x benchmark; publishes its report as the site's "How fast is it" page
 	$(BIN)/python -m bench
 	$(BIN)/python -m bench.live --append bench-out/results.md
+	$(BIN)/python -m bench.memos --append bench-out/results.md
 	cp bench-out/results.md generator/benchmark.md
 
 clean:

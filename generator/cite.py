@@ -9,7 +9,6 @@ characters as the table says.
 
 from __future__ import annotations
 
-import functools
 import html
 import json
 import re
@@ -99,7 +98,6 @@ def _pre(text: str) -> str:
     return html.escape(text, quote=True).replace("\n", "&#10;")
 
 
-@functools.lru_cache(maxsize=1 << 14)
 def block(title: str, url: str, badge: str | None = None, preview: tuple[str, str] | None = None) -> Markup:
     """The "Link or embed" block: a closed <details> whose snippets are selectable text, so
     nothing needs JavaScript; cite.js adds a copy button to each. Kept out of the search index.

@@ -59,7 +59,8 @@ def environment() -> jinja2.Environment:
     """The one Jinja environment: strict, escaping every data value by default.
 
     Built once per process, so templates compile once; auto_reload recompiles only a
-    template whose file changed (live preview)."""
+    template whose file changed (live preview). A full render at 1x takes 0.02 s longer
+    without the memo (`make bench`, "Memos")."""
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(TEMPLATES)),
         bytecode_cache=template_cache("atlas"),

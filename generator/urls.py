@@ -12,7 +12,6 @@ These URLs are published promises (see generator/published_urls.txt): add, never
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import posixpath
 import re
@@ -349,7 +348,6 @@ def _split(to: str) -> tuple[str, str]:
     return target, (f"?{query}" if q else "") + (f"#{anchor}" if hash_ else "")
 
 
-@functools.lru_cache(maxsize=1 << 16)
 def relative(from_url: str, to: str) -> str:
     """A relative URL from one page to another page, file or anchor ('releases/2.12/#x').
 
@@ -371,7 +369,6 @@ def root(from_url: str) -> str:
     return "../" * from_url.count("/") or "./"
 
 
-@functools.lru_cache(maxsize=1 << 16)
 def md_link(from_url: str, to: str) -> str:
     """A Markdown link MkDocs (and Zensical) validate: the relative path of the target's source.
 
