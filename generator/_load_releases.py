@@ -254,11 +254,11 @@ def _check_new(releases, catalogue: tuple[CatalogueFeature, ...], problems: list
     for release, _ in releases:
         for entry in release.entries:
             first.setdefault(entry.id, release.version)
+    by_id = {f.id: f for f in catalogue}
     members: dict[str, list[str]] = {}
     for node in catalogue:
-        for ancestor in _ancestor_ids(node, {f.id: f for f in catalogue}):
+        for ancestor in _ancestor_ids(node, by_id):
             members.setdefault(ancestor, []).append(node.id)
-    by_id = {f.id: f for f in catalogue}
     for release, doc in releases:
         for i, entry in enumerate(release.entries):
             if entry.change != "new":

@@ -321,10 +321,16 @@ def standings_agree(site: Site, where: _Where) -> list[Problem]:
 def carried_out_cited(site: Site, where: _Where) -> list[Problem]:
     """A deprecation's `carried_out` names the PR of a change in a later release's list."""
     out = []
+    # The first release citing each PR: a PR is later than release i when first cited after it
+    # (one pass, where a set of every later release's PRs per release took 1.0 s at 10x).
+    last_cited: dict[str, int] = {}
     for i, release in enumerate(site.releases):
-        later = {pr for r in site.releases[i + 1 :] for c in r.changes for pr in c.prs}
+        for c in release.changes:
+            for pr in c.prs:
+                last_cited[pr] = i
+    for i, release in enumerate(site.releases):
         for change in release.changes:
-            if change.carried_out is not None and change.carried_out not in later:
+            if change.carried_out is not None and last_cited.get(change.carried_out, -1) <= i:
                 said = f"carried_out: no later release's change list cites PR {change.carried_out}"
                 out.append(where.change(release.version, change, said))
     return out
