@@ -135,10 +135,10 @@ def main(argv: list[str] | None = None) -> int:
     import mkdocs.commands.build as mkdocs_commands
     from mkdocs.structure.pages import Page
 
-    from generator import search
+    from generator import indexing
 
-    kept = search.Beside.place, mkdocs_commands.build, mkdocs_commands._build_page, Page.render
-    search.Beside.place = timed("index-wait", search.Beside.place)
+    kept = indexing.Beside.place, mkdocs_commands.build, mkdocs_commands._build_page, Page.render
+    indexing.Beside.place = timed("index-wait", indexing.Beside.place)
     mkdocs_commands.build = timed("html", mkdocs_commands.build)
     mkdocs_commands._build_page = timed("templates", mkdocs_commands._build_page)
     Page.render = timed("markdown", Page.render)
@@ -148,7 +148,7 @@ def main(argv: list[str] | None = None) -> int:
         for name, attr in steps.items():
             setattr(pipeline, attr, originals[name])
         pipeline.invariants.check = checks
-        search.Beside.place, mkdocs_commands.build, mkdocs_commands._build_page, Page.render = kept
+        indexing.Beside.place, mkdocs_commands.build, mkdocs_commands._build_page, Page.render = kept
     site = built.site
     _emit(
         stage="generate",

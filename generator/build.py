@@ -14,7 +14,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import invariants, manifest, search, urls
+from . import indexing, invariants, manifest, urls
 from .computed import Site
 from .enrich import enrich
 from .errors import ContentError
@@ -187,14 +187,14 @@ def render_docs(
     return written
 
 
-def start_index(site: Site, site_dir: Path) -> search.Beside:
-    """Start making the search index for a build into site_dir (search.Beside), after removing
+def start_index(site: Site, site_dir: Path) -> indexing.Beside:
+    """Start making the search index for a build into site_dir (indexing.Beside), after removing
     what killed builds left beside it. It needs the model only: a build starts it before
     rendering, so Pagefind works on the other core while the pages render and MkDocs runs."""
     site_dir = Path(site_dir).resolve()
     site_dir.parent.mkdir(parents=True, exist_ok=True)
     clean_leftovers(site_dir)
-    return search.Beside(site, site_dir)
+    return indexing.Beside(site, site_dir)
 
 
 def mkdocs_config(docs_dir: Path, site_dir: Path, *, strict: bool = True, **overrides):
@@ -277,7 +277,7 @@ def _environment(**values: str):
                 os.environ[k] = v
 
 
-def mkdocs_build(site: Site, docs_dir: Path, site_dir: Path, index: search.Beside | None = None) -> None:
+def mkdocs_build(site: Site, docs_dir: Path, site_dir: Path, index: indexing.Beside | None = None) -> None:
     """Build HTML with MkDocs --strict into a temporary folder, add the search index (`index`,
     from start_index; started here if not given), then swap it into site_dir.
 

@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 
 from . import build as pipeline
-from . import manifest, search
+from . import indexing, manifest
 from .errors import ContentError, UsageError
 
 DEFAULT_CONTENT = pipeline.ROOT / "content"
@@ -49,7 +49,7 @@ def serve(args) -> int:
     """Generate, build and serve with live reload. On a save in content/ or templates/, one
     rebuild regenerates only the pages that show what changed (build.generate) and MkDocs
     rebuilds only those (a dirty build); the open page then reloads. The search index follows
-    in the background (search.Indexer)."""
+    in the background (indexing.Indexer)."""
     import shutil
     import tempfile
 
@@ -84,12 +84,12 @@ def serve(args) -> int:
 class _Rebuild:
     """Live preview's rebuild, called by the server on every save: what the last one rendered
     (build.Preview, whose session keeps what enrich derived), Material's templates compiled once
-    (build.ThemeCache), and the search index following behind (search.Indexer)."""
+    (build.ThemeCache), and the search index following behind (indexing.Indexer)."""
 
     def __init__(self, content: Path, site_dir: Path, serve_url: str) -> None:
         self.content, self.site_dir, self.serve_url = content, site_dir, serve_url
         self.first = True
-        self.indexer = search.Indexer()  # indexes the model of each rebuild, once saves pause
+        self.indexer = indexing.Indexer()  # indexes the model of each rebuild, once saves pause
         self.preview = pipeline.Preview()  # what the last rebuild rendered, so a save re-renders only what it changed
         self.theme = pipeline.ThemeCache()  # Material's templates compiled once, not on every save
         self.lock = threading.Lock()

@@ -219,7 +219,7 @@ KILL_POINTS = [
     pytest.param("fallback-removing-old-site", "new", 1, id="fallback-removing-old-site"),
 ]
 """search-indexing: the model built, the search index's child just started (it works in a folder
-of its own beside the site until placed; generator.search.Beside). mkdocs-build-entered: pages
+of its own beside the site until placed; generator.indexing.Beside). mkdocs-build-entered: pages
 generated, the index under way. temp-folder-made, mkdocs-writing-pages (after the fifth page),
 swap-entered: the new site half or fully built beside the old one. exchanged: right after the
 one-step exchange. removing-old-site: halfway through deleting the old copy. swap-returned: done,

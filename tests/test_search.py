@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from generator import search
+from generator import indexing, search
 from generator.build import generate
 from tests.conftest import FIXTURE, ROOT
 from tests.helpers import hostile_content, tree
@@ -37,7 +37,7 @@ def fixture_index(tmp_path_factory) -> tuple:
     out = tmp_path_factory.mktemp("search")
     site, _ = generate(FIXTURE, out / "docs")
     (out / "site").mkdir()
-    search.write(site, out / "site")
+    indexing.write(site, out / "site")
     return site, out
 
 
@@ -120,7 +120,7 @@ def test_an_index_that_cannot_be_written_leaves_the_previous_site(tmp_path, monk
     failing.parent.mkdir()
     failing.write_text("#!/bin/sh\necho 'Error: No space left on device' >&2\nexit 3\n")
     failing.chmod(0o755)
-    monkeypatch.setattr(search.sys, "executable", str(failing))
+    monkeypatch.setattr(indexing.sys, "executable", str(failing))
     with pytest.raises(
         MkDocsFailed, match="search index not written: OSError: indexing exited with 3: Error: No space"
     ):

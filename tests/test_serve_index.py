@@ -1,4 +1,4 @@
-"""Live preview's search index (search.Indexer): it indexes the model the server's rebuild made,
+"""Live preview's search index (indexing.Indexer): it indexes the model the server's rebuild made,
 once saves pause, and a newer model replaces one whose index is under way."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import json
 import time
 from pathlib import Path
 
-from generator import search
+from generator import indexing, search
 from generator.build import site_model
 from tests.conftest import FIXTURE
 
@@ -18,7 +18,7 @@ def _names(site_dir: Path, name: str) -> list:
     return json.loads(shard.read_text(encoding="utf-8")).get(key, []) if shard.exists() else []
 
 
-def _wait(indexer: search.Indexer, runs: int) -> None:
+def _wait(indexer: indexing.Indexer, runs: int) -> None:
     deadline = time.monotonic() + 300  # a bound on a hang, not a measure of speed
     while indexer.runs < runs and time.monotonic() < deadline:
         time.sleep(0.05)
@@ -31,7 +31,7 @@ def test_the_index_is_made_from_the_model_it_is_given(tmp_path, content_copy):
     first, second = site_model(FIXTURE), site_model(content_copy)
     site_dir = tmp_path / "site"
     site_dir.mkdir()
-    indexer = search.Indexer(quiet=0.2)
+    indexer = indexing.Indexer(quiet=0.2)
     try:
         indexer.request(first, site_dir)
         indexer.request(second, site_dir)  # a save before the first index began: one run, the newest model
