@@ -22,9 +22,12 @@ def _support(raw: dict | None) -> tuple[str, str, str | None] | None:
     return field, raw[field], raw.get("source")
 
 
-def _catalogue(docs: list[Document], ids: dict, problems: list[Problem]) -> tuple[CatalogueFeature, ...]:
+def _catalogue(
+    docs: tuple[Document, ...], areas: frozenset[str], problems: list[Problem]
+) -> tuple[CatalogueFeature, ...]:
     """The feature tree: unique ids, known areas, parents that exist and never loop, and aliases
     that are nobody's id and one feature's only."""
+    ids = {"area": areas}
     items: list[CatalogueFeature] = []
     where: dict[str, tuple[Document, tuple]] = {}
     heading_owner: dict[tuple[str, ...], str] = {}

@@ -3,37 +3,35 @@ their anchors and feature tags."""
 
 from __future__ import annotations
 
-from functools import partial
-
 from . import upgrade_rules, urls
-from ._load_common import _check_id, _collected, _listed, _of_document, _unknown_feature
+from ._load_common import _check_id, _listed, _unknown_feature, collected
 from ._load_releases import _check_file_name
 from .errors import Problem
 from .model import (
     Change,
     Entry,
 )
+from .session import now
 from .yamlsrc import Document
 
 
 def change_list(
-    doc: Document, backend_ids: set[str] | None, problems: list[Problem], named: bool = True
+    doc: Document, backend_ids: frozenset[str] | None, problems: list[Problem], named: bool = True, derive=now
 ) -> tuple[Change, ...]:
     """The changes of a schema-valid content/changes/X.Y.yaml, with what can be checked in the
     file alone: its name (when `named`: it sits in a changes folder), backend ids (unless None:
-    no registry to check against), restore and kind rules. The importer refuses what this refuses."""
+    no registry to check against), restore and kind rules. The importer refuses what this refuses.
+    `derive`: load's build session (generator.session), which keeps the list while the file and
+    the backend ids are the same."""
+    ids = frozenset(backend_ids) if backend_ids is not None else None
+    return collected(derive, _change_list, doc, ids, named, problems=problems, key=doc.path)
 
-    def build() -> tuple[tuple[Change, ...], list[Problem]]:
-        found: list[Problem] = []
-        if named:
-            _check_file_name(doc, doc.data["release"], found)
-        ids = {"backend": backend_ids}
-        return tuple(_change(doc, i, c, ids, found) for i, c in enumerate(doc.data["changes"])), found
 
-    key = (frozenset(backend_ids) if backend_ids is not None else None, named)
-    changes, found = _of_document(doc, "changes", key, build)
-    problems.extend(found)
-    return changes
+def _change_list(doc: Document, backend_ids: frozenset[str] | None, named: bool, found: list[Problem]) -> tuple:
+    if named:
+        _check_file_name(doc, doc.data["release"], found)
+    ids = {"backend": backend_ids}
+    return tuple(_change(doc, i, c, ids, found) for i, c in enumerate(doc.data["changes"]))
 
 
 def _change(doc: Document, i: int, raw: dict, ids: dict, problems: list[Problem]) -> Change:
@@ -65,19 +63,24 @@ def _change(doc: Document, i: int, raw: dict, ids: dict, problems: list[Problem]
     )
 
 
-def check_change_anchors(doc: Document, entries: tuple[Entry, ...], problems: list[Problem]) -> None:
+def check_change_anchors(doc: Document, entries: tuple[Entry, ...], problems: list[Problem], derive=now) -> None:
     """A change's former anchors (`anchors:`) stay on its release page as alias ids: each may be
     claimed once, and never be an anchor the page gives to a change or entry now (a link to it
-    would land on two elements, or on the wrong one). Checked again only when the change list
-    or the release's entries changed."""
-    _collected(doc, "anchor-check", entries, partial(_check_anchors, doc, entries), problems)
+    would land on two elements, or on the wrong one). A derivation of the change list, its
+    anchors and the release's entries: checked again only when one of them changed."""
+    anchors = derive(_anchors, doc, key=doc.path)
+    collected(derive, _check_anchors, doc, anchors, entries, problems=problems, key=doc.path)
 
 
-def _check_anchors(doc: Document, entries: tuple[Entry, ...], problems: list[Problem]) -> None:
+def _anchors(doc: Document) -> tuple[str, ...]:
+    """The anchor each change of the list gets on its release page, in order."""
+    return tuple(urls.change_anchors(c["text"] for c in doc.data["changes"]))
+
+
+def _check_anchors(
+    doc: Document, anchors: tuple[str, ...], entries: tuple[Entry, ...], problems: list[Problem]
+) -> None:
     changes = doc.data["changes"]
-    anchors, _ = _of_document(
-        doc, "anchors", None, lambda: (tuple(urls.change_anchors(c["text"] for c in changes)), [])
-    )
     live = {anchor: f"the change at line {doc.at(('changes', i))[0]}" for i, anchor in enumerate(anchors)}
     for entry in entries:
         for anchor in (entry.id, *entry.aliases):

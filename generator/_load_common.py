@@ -1,16 +1,13 @@
-"""What the load modules share: how a path is shown in messages, value normalisers, and a
-document's parts kept while the document is unchanged (live preview re-builds only what a save
-touched)."""
+"""What the load modules share: how a path is shown in messages, value normalisers, and what is
+built of a document as a derivation of the build session (live preview builds again only what
+a save touched)."""
 
 from __future__ import annotations
 
-import operator
 from pathlib import Path
 
 from .errors import Problem, did_you_mean
 from .yamlsrc import Document
-
-_OF_DOCUMENT: dict[tuple[str, str], tuple] = {}
 
 
 def _display(path: Path) -> str:
@@ -27,34 +24,19 @@ def _as_tuple(value) -> tuple:
     return tuple(value) if isinstance(value, list) else (value,)
 
 
-def _of_document(doc: Document | tuple[Document, ...], what: str, key, make):
-    """`make()`, a (value, problems) pair computed from `doc` (one document, or several) and
-    `key` alone, kept while `_PARSED` hands out the same documents for their files, if it found
-    no problem: live preview then does not rebuild 5,000 changes, their anchors, a release or
-    the registries for an edit elsewhere, and comparing the old model with the new one
-    (generator.reads) finds them identical at once. One value of each kind per file (per first
-    file, for several), as `_PARSED` keeps one document."""
-    docs = doc if isinstance(doc, tuple) else (doc,)
-    slot = (docs[0].path if docs else "", what)
-    kept = _OF_DOCUMENT.get(slot)
-    if kept is not None and len(kept[0]) == len(docs) and all(map(operator.is_, kept[0], docs)) and kept[1] == key:
-        return kept[2]
-    value = make()
-    if not value[1]:
-        _OF_DOCUMENT[slot] = (docs, key, value)
-    return value
-
-
-def _collected(doc: Document | tuple[Document, ...], what: str, key, make, problems: list[Problem]):
-    """`make(found)` through `_of_document`, its problems added to `problems`."""
-
-    def build():
-        found: list[Problem] = []
-        return make(found), found
-
-    value, found = _of_document(doc, what, key, build)
+def collected(derive, fn, *args, problems: list[Problem], key=None):
+    """fn(*args, found) as a derivation of the build session (`derive`, generator.session: its
+    value and what it found are kept while its arguments are the same), its problems added to
+    `problems`. `key` tells apart the calls of one function for several files."""
+    value, found = derive(_found, fn, *args, key=(fn.__qualname__, key))
     problems.extend(found)
     return value
+
+
+def _found(fn, *args) -> tuple:
+    """fn(*args, found): its value, and the problems it found."""
+    found: list[Problem] = []
+    return fn(*args, found), found
 
 
 def _listed(value) -> tuple:

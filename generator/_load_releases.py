@@ -6,7 +6,7 @@ from __future__ import annotations
 import datetime as dt
 from pathlib import Path
 
-from ._load_common import _as_tuple, _check_id, _of_document, _unknown_feature
+from ._load_common import _as_tuple, _check_id, _unknown_feature, collected
 from .errors import Problem, did_you_mean
 from .model import (
     CatalogueFeature,
@@ -41,23 +41,20 @@ def _date(doc: Document, pointer: tuple, value: str, problems: list[Problem]) ->
         return None
 
 
-def _release(doc, ids, tiers, vocabularies, changes_by_release, problems, across) -> Release | None:
+def _release(derive, doc, tiers, vocabularies, backend_ids, catalogue, changes_by_release, problems) -> Release | None:
     """A release file's Release, checking what one file can tell (its name, dates, order of
-    versions, vocabulary, each entry through `_entry`); None when its date is unreadable.
-    Kept while the file and `across` (the registries and catalogue it is checked against)
-    are unchanged, with the same change list: live preview then hands the model, and the
-    comparison of old and new models, the same Release and Entry objects for every release
-    an edit did not touch."""
+    versions, vocabulary, each entry through `_entry`); None when its date is unreadable. A
+    derivation of the build session (`derive`): kept while the file, the registries and
+    catalogue it is checked against and its change list are the same, so live preview hands
+    the model, and the comparison of old and new models, the same Release and Entry objects
+    for every release an edit did not touch."""
     changes = changes_by_release.get(doc.data["version"], ())
-    release, found = _of_document(
-        doc, "release", (across, changes), lambda: _build_release(doc, ids, tiers, vocabularies, changes)
-    )
-    problems.extend(found)
-    return release
+    args = (doc, tiers, vocabularies, backend_ids, catalogue, changes)
+    return collected(derive, _build_release, *args, problems=problems, key=doc.path)
 
 
-def _build_release(doc, ids, tiers, vocabularies, changes) -> tuple[Release | None, list[Problem]]:
-    problems: list[Problem] = []
+def _build_release(doc, tiers, vocabularies, backend_ids, catalogue, changes, problems) -> Release | None:
+    ids = {"tier": {t.id for t in tiers}, "backend": backend_ids, "feature": {f.id: f for f in catalogue}}
     d = doc.data
     version = d["version"]
     _check_file_name(doc, version, problems)
@@ -76,7 +73,7 @@ def _build_release(doc, ids, tiers, vocabularies, changes) -> tuple[Release | No
     seen: dict[str, int] = {}
     entries = tuple(_entry(doc, i, raw, ids, tier_by_id, seen, problems) for i, raw in enumerate(d["features"]))
     if date is None:
-        return None, problems
+        return None
     return Release(
         version=version,
         date=date,
@@ -95,7 +92,7 @@ def _build_release(doc, ids, tiers, vocabularies, changes) -> tuple[Release | No
         entries=entries,
         changes=changes,
         source_file=f"releases/{Path(doc.path).name}",
-    ), problems
+    )
 
 
 def _entry(doc, i: int, raw: dict, ids: dict, tier_by_id: dict, seen: dict, problems: list[Problem]) -> Entry:

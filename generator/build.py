@@ -34,8 +34,11 @@ class MkDocsFailed(Exception):
 def site_model(content_dir: Path, session: Session | None = None) -> Site:
     """Load, validate and enrich a content folder, then hold the pages to each other
     (generator.invariants): a contradiction between pages is a content error. With `session`
-    (live preview's), enrich derives again only what an edit changed (generator.session)."""
-    site = enrich(load(content_dir), session)
+    (live preview's), load and enrich derive again only what an edit changed (generator.session)."""
+    s = session if session is not None else Session()
+    s.start()
+    site = enrich(load(content_dir, s), s)
+    s.done()
     problems = invariants.check(site, content_dir)
     if problems:
         raise ContentError(problems)
@@ -93,7 +96,7 @@ class Preview:
     def __init__(self) -> None:
         self.key: tuple | None = None
         self.rendered: Rendered | None = None
-        self.session = Session()  # what the last enrich derived (generator.session)
+        self.session = Session()  # what the last load and enrich derived (generator.session)
         self.on_disk: dict[str, tuple[int, int]] = {}  # path -> (size, mtime_ns) when it last held its bytes
 
     def previous(self, key: tuple) -> Rendered | None:

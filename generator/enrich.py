@@ -62,7 +62,6 @@ def enrich(content: Content, session: Session | None = None) -> Site:
     what it is given (generator.session); with live preview's `session` one runs again only when
     its arguments changed."""
     s = session if session is not None else Session()
-    s.start()
     d = s.derive
     releases, tiers, backends, catalogue = content.releases, content.tiers, content.backends, content.catalogue
     eras = tuple((r.version, r.tier_vocabulary) for r in releases)
@@ -116,7 +115,6 @@ def enrich(content: Content, session: Session | None = None) -> Site:
         home=d(home.home, story, tiers, ledger, versions),
         coverage=d(_coverage, releases),
     )
-    s.done()
     return site
 
 

@@ -15,13 +15,12 @@ Layout of a content folder:
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import partial
 from pathlib import Path
 
 from . import forked, schema
 from ._load_catalogue import _catalogue, _check_aliases, _check_catalogue_used
 from ._load_changes import _check_change_features, change_list, check_change_anchors
-from ._load_common import _collected, _display
+from ._load_common import _display, collected
 from ._load_releases import _check_lifecycles, _check_new, _check_order, _date, _release
 from .errors import ContentError, Problem, UsageError, did_you_mean
 from .model import (
@@ -38,47 +37,43 @@ from .model import (
     Vocabulary,
     version_key,
 )
-from .yamlsrc import Document, read
+from .session import MISSING, Session
+from .yamlsrc import Document, from_bytes, read
 
 REGISTRIES = ("tiers", "backends", "areas")
 
-_PARSED: dict[tuple, tuple[tuple, Document]] = {}
-"""(path, kind) -> ((mtime, size), valid document): live preview re-reads only the file you saved."""
 
-
-def load(content_dir: Path) -> Content:
+def load(content_dir: Path, session: Session | None = None) -> Content:
     """Read and validate a content folder; raise ContentError listing every problem.
 
     Three phases: read and schema-check every file (`_read`), build the registries and the
     catalogue (the cross-file checks need all of them: a problem there stops here), then build
-    the change lists and releases and check what spans files (`_check_across`)."""
+    the change lists and releases and check what spans files (`_check_across`). Each file's
+    document, and what is built of it, is a derivation of `session` (live preview's keeps them
+    across saves: a save parses and builds again only the file whose bytes changed)."""
     content_dir = Path(content_dir)
     if not content_dir.is_dir():
         raise UsageError(f"{content_dir}: content folder not found")
+    s = session if session is not None else Session()
+    d = s.derive
     problems: list[Problem] = []
-    docs = _read(content_dir, problems)
+    docs = _read(content_dir, problems, s)
     if None in docs.registries.values() or len(docs.registries) < len(REGISTRIES) or None in docs.features:
         raise ContentError(problems)  # cross-file checks need every registry and the whole catalogue
 
-    tiers, vocabularies, backends, areas = _registries(docs.registries, problems)
-    ids = {"tier": {t.id for t in tiers}, "backend": {b.id for b in backends}, "area": {a.id for a in areas}}
-    catalogue = _collected(
-        tuple(docs.features), "catalogue", frozenset(ids["area"]), partial(_catalogue, docs.features, ids), problems
-    )
-    ids["feature"] = {f.id: f for f in catalogue}
+    tiers, vocabularies, backends, areas = _registries(d, docs.registries, problems)
+    backend_ids = frozenset(b.id for b in backends)
+    catalogue = collected(d, _catalogue, tuple(docs.features), frozenset(a.id for a in areas), problems=problems)
 
     change_docs = {doc.data["release"]: doc for doc in filter(None, docs.changes)}
-    changes = {version: change_list(doc, ids["backend"], problems) for version, doc in change_docs.items()}
+    changes = {version: change_list(doc, backend_ids, problems, derive=d) for version, doc in change_docs.items()}
     releases = []
-    # What a release file's Release is built from besides the file itself (`_release`): its
-    # entries take their area from the catalogue.
-    across = (ids["tier"], ids["backend"], tuple((f.id, f.area) for f in catalogue), tiers, vocabularies)
     for doc in filter(None, docs.releases):
-        release = _release(doc, ids, tiers, vocabularies, changes, problems, across)
+        release = _release(d, doc, tiers, vocabularies, backend_ids, catalogue, changes, problems)
         if release:
             releases.append((release, doc))
     releases.sort(key=lambda pair: pair[0].key)
-    _check_across(content_dir, docs, releases, tiers, catalogue, change_docs, problems)
+    _check_across(d, content_dir, docs, releases, tiers, catalogue, change_docs, problems)
     if problems:
         raise ContentError(problems)
     retired = _retired(docs.symbols) if docs.symbols is not None else ()
@@ -100,19 +95,11 @@ def load(content_dir: Path) -> Content:
     )
 
 
-def _registries(registries: dict, problems: list[Problem]) -> tuple:
+def _registries(d, registries: dict, problems: list[Problem]) -> tuple:
     """(tiers, vocabularies, backends, areas) from the registry files."""
-    tiers, vocabularies = _collected(registries["tiers"], "tiers", None, partial(_tiers, registries["tiers"]), problems)
-    backends = _collected(
-        registries["backends"],
-        "backends",
-        None,
-        partial(_registry, registries["backends"], "backends", make=_backend),
-        problems,
-    )
-    areas = _collected(
-        registries["areas"], "areas", None, partial(_registry, registries["areas"], "areas", make=_area), problems
-    )
+    tiers, vocabularies = collected(d, _tiers, registries["tiers"], problems=problems)
+    backends = collected(d, _registry, registries["backends"], "backends", _backend, problems=problems)
+    areas = collected(d, _registry, registries["areas"], "areas", _area, problems=problems)
     return tiers, vocabularies, backends, areas
 
 
@@ -129,7 +116,7 @@ class _Docs:
     gpu_archs: Document | None = None
 
 
-def _read(content_dir: Path, problems: list[Problem]) -> _Docs:
+def _read(content_dir: Path, problems: list[Problem], session: Session) -> _Docs:
     files: list[tuple[Path, str]] = []
     for kind in REGISTRIES:
         path = content_dir / f"{kind}.yaml"
@@ -149,7 +136,7 @@ def _read(content_dir: Path, problems: list[Problem]) -> _Docs:
     for optional in ("cadence", "gpu_archs"):
         if (content_dir / f"{optional}.yaml").exists():
             files.append((content_dir / f"{optional}.yaml", optional))
-    docs = dict(zip(files, _parse_all(files, problems), strict=True))
+    docs = dict(zip(files, _parse_all(files, problems, session), strict=True))
     return _Docs(
         {kind: doc for (_, kind), doc in docs.items() if kind in REGISTRIES},
         [doc for (_, kind), doc in docs.items() if kind == "features"],
@@ -165,71 +152,67 @@ PARALLEL_FROM = 8
 """From this many files to read, about half are read in a forked child process (`_parse_all`)."""
 
 
-def _parse_all(files: list[tuple[Path, str]], problems: list[Problem]) -> list[Document | None]:
-    """Each file read and checked against its schema (`_parse`), in order, with its problems in
-    file order. Files unchanged since the last call come from `_PARSED`. When at least
-    PARALLEL_FROM files must be read and this process runs no other thread (a build, not live
-    preview's server), a forked child reads about half of them on the other core and hands
-    back the documents pickled (the real content's YAML: ~0.8 s read serially). If the child
-    fails, its files are read here instead: the result does not depend on the way taken."""
-    stamps = [_stamp(path, kind) for path, kind in files]
-    todo = [i for i, (key, stamp) in enumerate(stamps) if not (key in _PARSED and _PARSED[key][0] == stamp)]
+def _parse_all(files: list[tuple[Path, str]], problems: list[Problem], session: Session) -> list[Document | None]:
+    """Each file read and checked against its schema (`_parse_file`), in order, with its problems
+    in file order. A file's document is a derivation of its bytes: the session hands back last
+    time's for a file whose bytes are unchanged. When at least PARALLEL_FROM files must be parsed
+    and this process runs no other thread (a build, not live preview's server), a forked child
+    parses about half of them on the other core and hands back the documents pickled (the real
+    content's YAML: ~0.8 s parsed serially). If the child fails, its files are parsed here
+    instead: the result does not depend on the way taken."""
+    args = [(_display(path), kind, _bytes(path)) for path, kind in files]
+    results: dict[int, tuple[Document | None, list[Problem]]] = {}
+    todo = []
+    for i, (display, _, raw) in enumerate(args):
+        if raw is None:  # unreadable: read() says why
+            results[i] = read(files[i][0], display)
+        elif (known := session.lookup(_parse_file, args[i], key=display)) is not MISSING:
+            results[i] = known
+        else:
+            todo.append(i)
     away: list[int] = []
     if len(todo) >= PARALLEL_FROM and forked.available():
-        loads = [0, 0]  # bytes each side reads: the biggest files first, each to the lighter side
-        for i in sorted(todo, key=lambda i: -_size(files[i][0])):
+        loads = [0, 0]  # bytes each side parses: the biggest files first, each to the lighter side
+        for i in sorted(todo, key=lambda i: -len(args[i][2])):
             side = 0 if loads[0] <= loads[1] else 1
-            loads[side] += _size(files[i][0])
+            loads[side] += len(args[i][2])
             if side:
                 away.append(i)
-    theirs = [files[i] for i in sorted(away)]
-    child = forked.beside(lambda: [_parse_file(path, kind) for path, kind in theirs]) if away else None
-    results: dict[int, tuple[Document | None, list[Problem]]] = {}
+    theirs = [args[i] for i in sorted(away)]
+    child = forked.beside(lambda: [_parse_file(*a) for a in theirs]) if away else None
     for i in todo:
         if i not in away:
-            results[i] = _parse_file(*files[i])
+            results[i] = _parse_file(*args[i])
     if child is not None:
         results.update(zip(sorted(away), child.result(), strict=True))
+    for i in todo:
+        session.remember(_parse_file, args[i], results[i], key=args[i][0])
     out: list[Document | None] = []
-    for i, (key, stamp) in enumerate(stamps):
-        if i not in results:
-            out.append(_PARSED[key][1])
-            continue
+    for i in range(len(files)):
         doc, errs = results[i]
         problems.extend(errs)
-        if doc is not None and key is not None:
-            _PARSED[key] = (stamp, doc)  # one document per file: a long preview does not accumulate
         out.append(doc)
     return out
 
 
-def _size(path: Path) -> int:
+def _bytes(path: Path) -> bytes | None:
     try:
-        return path.stat().st_size
+        return path.read_bytes()
     except OSError:
-        return 0
+        return None
 
 
-def _stamp(path: Path, kind: str) -> tuple:
-    """(key, stamp) of a file in `_PARSED`; (None, None) when it cannot be looked at."""
-    try:
-        stat = path.stat()
-        return (str(path.resolve()), kind), (stat.st_mtime_ns, stat.st_size)
-    except OSError:
-        return None, None
-
-
-def _parse_file(path: Path, kind: str) -> tuple[Document | None, list[Problem]]:
-    """The file read and checked against its schema: (document, what reading it found) when it
-    passes the schema, else (None, every problem)."""
-    doc, errs = read(path, _display(path))
+def _parse_file(display: str, kind: str, raw: bytes) -> tuple[Document | None, list[Problem]]:
+    """A file's bytes parsed and checked against its schema: (document, what parsing found)
+    when it passes the schema, else (None, every problem)."""
+    doc, errs = from_bytes(raw, display)
     if doc is None:
         return None, errs
     wrong = schema.check(doc, kind)
     return (None, errs + wrong) if wrong else (doc, errs)
 
 
-def _check_across(content_dir, docs: _Docs, releases, tiers, catalogue, change_docs: dict, problems) -> None:
+def _check_across(d, content_dir, docs: _Docs, releases, tiers, catalogue, change_docs: dict, problems) -> None:
     """What spans files: release order, lifecycles, aliases, unused catalogue features, the
     features changes name, change anchors against entries, change lists without a release."""
     _check_order(releases, problems)
@@ -247,7 +230,7 @@ def _check_across(content_dir, docs: _Docs, releases, tiers, catalogue, change_d
     _check_change_features({f.id: f for f in catalogue}, change_docs, problems)
     for release, _ in releases:
         if release.version in change_docs:
-            check_change_anchors(change_docs[release.version], release.entries, problems)
+            check_change_anchors(change_docs[release.version], release.entries, problems, derive=d)
     known = {r.version for r, _ in releases}
     for version, doc in change_docs.items():
         if version not in known and not (content_dir / "releases" / f"{version}.yaml").exists():
@@ -256,7 +239,7 @@ def _check_across(content_dir, docs: _Docs, releases, tiers, catalogue, change_d
             )
 
 
-def _registry(doc: Document, key: str, problems: list[Problem], make) -> tuple:
+def _registry(doc: Document, key: str, make, problems: list[Problem]) -> tuple:
     items, seen = [], set()
     for i, raw in enumerate(doc.data[key]):
         if raw["id"] in seen:
@@ -280,14 +263,13 @@ def _tiers(doc: Document, problems: list[Problem]) -> tuple[tuple[Tier, ...], tu
     vocabularies = _registry(
         doc,
         "vocabularies",
-        problems,
         lambda d: Vocabulary(d["id"], d["name"], d["from"], d.get("until"), d["description"], d["source"]),
+        problems,
     )
     vocab_ids = {v.id for v in vocabularies} | {"all"}
     tiers = _registry(
         doc,
         "tiers",
-        problems,
         lambda d: Tier(
             d["id"],
             d["name"],
@@ -298,6 +280,7 @@ def _tiers(doc: Document, problems: list[Problem]) -> tuple[tuple[Tier, ...], tu
             tuple(d.get("equivalent", ())),
             d["description"],
         ),
+        problems,
     )
     tier_ids = {t.id for t in tiers}
     for i, tier in enumerate(tiers):

@@ -4,7 +4,10 @@ The shape of Salsa (rust-analyzer) and of "Build Systems à la Carte" (Mokhov, M
 Jones, 2018): a derived value is a module-level function of its arguments, and `derive` memoises
 it on exactly those arguments, so what a value depends on is what it was called with; nobody
 lists inputs by hand, and they cannot drift from what the function reads. Live preview keeps
-one session across saves (build.Preview); a build makes a fresh one.
+one session across saves (build.Preview); a build makes a fresh one. The session holds load's
+values too: each file's parsed document, derived from the file's bytes (so a file is parsed
+again only when its content changed, whatever its mtime says), and what load builds of each
+document (a release, a change list, the registries and the catalogue).
 
 Arguments are compared with ==, which stops at identical objects: load hands out the same
 Release, Entry and Change objects for every file an edit did not touch, so an edit recomputes
@@ -41,13 +44,37 @@ class Session:
         self._now[slot] = (args, value)
         return value
 
+    def lookup(self, fn: Callable[..., Any], args: tuple, key: object = None) -> Any:
+        """Last time's value of fn(*args) under `key`, kept for this run, or MISSING: for a caller
+        that computes the values it lacks together (load reads the files it lacks on both cores)
+        and gives each back with `remember`."""
+        slot = (fn.__module__, fn.__qualname__, key)
+        last = self._last.get(slot)
+        if last is None or not _same(last[0], args):
+            return MISSING
+        self._now[slot] = last
+        return last[1]
+
+    def remember(self, fn: Callable[..., Any], args: tuple, value: Any, key: object = None) -> None:
+        """fn(*args) under `key` is `value` (computed by the caller, after `lookup` missed)."""
+        self._now[(fn.__module__, fn.__qualname__, key)] = (args, value)
+
     def start(self) -> None:
-        """A new enrich begins: forget what one that failed half-way derived."""
+        """A new load and enrich begin: forget what one that failed half-way derived."""
         self._now = {}
 
     def done(self) -> None:
-        """The derivations since `start` are the ones the next enrich reuses."""
+        """The derivations since `start` are the ones the next run reuses."""
         self._last, self._now = self._now, {}
+
+
+MISSING = object()
+"""What `Session.lookup` returns for a value it does not hold."""
+
+
+def now(fn: Callable[..., Any], *args: Any, key: object = None) -> Any:
+    """fn(*args): `Session.derive` for a caller with no session (the importer's checks)."""
+    return fn(*args)
 
 
 def _same(a: tuple, b: tuple) -> bool:

@@ -27,9 +27,11 @@ MAX_DEPTH = 32
 Pointer = tuple  # a path into the data: ("features", 3, "tier")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Document:
-    """A parsed file: its data, and (line, col) — 1-based — of every value and key."""
+    """A parsed file: its data, and (line, col) — 1-based — of every value and key. Two documents
+    are the same only when they are one object: the build session hands out one per file content
+    (generator.session), so comparing what load derived from them never walks their data."""
 
     path: str
     data: object
@@ -86,6 +88,11 @@ def read(path: Path, display: str) -> tuple[Document | None, list[Problem]]:
         raw = path.read_bytes()
     except OSError as exc:
         return None, [Problem(display, 1, 1, f"cannot read file: {exc.strerror or exc}")]
+    return from_bytes(raw, display)
+
+
+def from_bytes(raw: bytes, display: str) -> tuple[Document | None, list[Problem]]:
+    """Parse a file's bytes (read from `display`) as `read` does."""
     if len(raw) > MAX_BYTES:
         return None, [Problem(display, 1, 1, f"file is {len(raw):,} bytes; the limit is {MAX_BYTES:,}")]
     try:

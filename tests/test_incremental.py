@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime
+import functools
 import json
 import operator
 import random
@@ -113,6 +114,37 @@ def test_an_edit_to_a_release_summary_computes_again_only_what_holds_that_releas
     untouched = [f for f in after.families if not holds_latest(f)]
     assert untouched and all(f is before.family_by_id[f.node.id] for f in untouched)
     assert _on_disk(docs) == _full(content)
+
+
+def test_a_save_parses_only_the_file_whose_bytes_changed(tmp_path, monkeypatch):
+    """Each file's document is derived from its bytes (generator.session): an edit parses that
+    file alone, and a file saved again unchanged (a new mtime, the same bytes) is not parsed."""
+    from generator import load
+
+    parsed: list[str] = []
+    parse = load._parse_file
+
+    @functools.wraps(parse)
+    def spy(display, kind, raw):
+        parsed.append(Path(display).name)
+        return parse(display, kind, raw)
+
+    monkeypatch.setattr(load, "_parse_file", spy)
+    content, docs = tmp_path / "content", tmp_path / "docs"
+    shutil.copytree(FIXTURE, content)
+    preview = build.Preview()
+    build.generate(content, docs, preview)
+    assert len(parsed) == len(list(content.rglob("*.yaml"))) > 5
+    parsed.clear()
+    target = content / "releases" / "2.8.yaml"
+    target.write_text(target.read_text(encoding="utf-8").replace("The second fixture release.", "Edited.", 1))
+    build.generate(content, docs, preview)
+    assert parsed == ["2.8.yaml"]
+    parsed.clear()
+    for path in content.rglob("*.yaml"):
+        path.write_bytes(path.read_bytes())  # saved again: new mtimes, the same bytes
+    build.generate(content, docs, preview)
+    assert parsed == []
 
 
 def test_an_edit_naming_a_symbol_renders_its_module_page_and_not_the_others(tmp_path):

@@ -366,14 +366,13 @@ class Spy(forked.Forked):
         super().__init__(work)
 
 
-def dying(path, kind):  # the child dies before it hands anything back
+def dying(display, kind, raw):  # the child dies before it hands anything back
     if os.getpid() != parent:
         os._exit(3)
-    return parse_file(path, kind)
+    return parse_file(display, kind, raw)
 
 
 def run(parallel_from, child=forked.Forked, parse=parse_file):
-    L._PARSED.clear()
     L.PARALLEL_FROM, forked.Forked, L._parse_file = parallel_from, child, parse
     try:
         return repr(L.load(content))
