@@ -19,6 +19,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.request
 from pathlib import Path
 
 from generator import commands
@@ -49,12 +50,13 @@ def main(argv: list[str] | None = None) -> int:
             stderr=err,
         )
     base = f"http://127.0.0.1:{port}/"
+    version = _largest_release(base, content)
     # (what is edited, the page open in the browser, the file saved, the text the word goes before)
     cases = [
         (
-            "the 2.12 summary, on the largest page of the site",
-            "releases/2.12/",
-            "releases/2.12.yaml",
+            f"the {version} summary, on the largest page of the site",
+            f"releases/{version}/",
+            f"releases/{version}.yaml",
             "summary: >-\n  ",
         ),
         (
@@ -145,6 +147,23 @@ def main(argv: list[str] | None = None) -> int:
                 )
             )
     return 0
+
+
+def _largest_release(base: str, content: Path) -> str:
+    """The release whose page the server serves with the most bytes (waiting for its first build)."""
+    sizes = {}
+    deadline = time.monotonic() + 180
+    for path in (content / "releases").glob("*.yaml"):
+        while True:
+            try:
+                with urllib.request.urlopen(f"{base}releases/{path.stem}/", timeout=10) as page:
+                    sizes[path.stem] = len(page.read())
+                break
+            except OSError:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.5)
+    return max(sizes, key=sizes.get)
 
 
 def _why(total: float, rebuild: float, reload: float) -> str:

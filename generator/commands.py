@@ -105,6 +105,7 @@ class _Rebuild:
         if self.settler is not None:
             self.settler.cancel()
         started = time.perf_counter()
+        self.indexer.hold()  # the index of the model this rebuild replaces stops, out of this rebuild's way
         with self.lock:
             try:
                 site, written = pipeline.generate(self.content, pipeline.DEFAULT_DOCS, self.preview)

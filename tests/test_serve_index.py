@@ -45,3 +45,40 @@ def test_the_index_is_made_from_the_model_it_is_given(tmp_path, content_copy):
     finally:
         indexer.stop()
     assert not list(site_dir.glob(".search-*")), "a staging folder was left in the site"
+
+
+def test_a_rebuild_stops_the_index_under_way_and_a_held_index_is_made_after(tmp_path, monkeypatch):
+    """A rebuild begins with `hold`: the run under way stops computing records in the server's
+    process (they would slow the rebuild down) and, when no newer model comes (a save with a
+    content error), the held model is indexed after the quiet time."""
+    import threading
+
+    site = site_model(FIXTURE)
+    site_dir = tmp_path / "site"
+    site_dir.mkdir()
+    started, go_on = threading.Event(), threading.Event()
+    taken: list[int] = []  # records each run took before it stopped or ended
+    records = search.records
+
+    def spy(*args):
+        taken.append(0)
+        if len(taken) == 1:  # the first run waits here until the test has held it
+            started.set()
+            go_on.wait(60)
+        for item in records(*args):
+            taken[-1] += 1
+            yield item
+
+    monkeypatch.setattr(search, "records", spy)
+    indexer = indexing.Indexer(quiet=0.2)
+    try:
+        indexer.request(site, site_dir)
+        assert started.wait(60), "the index never began"
+        indexer.hold()  # as _Rebuild does when a save arrives
+        go_on.set()
+        _wait(indexer, 1)
+        assert len(taken) == 2 and taken[0] == 1 < taken[1]  # the held run took one record and stopped
+        assert (site_dir / search.BUNDLE / "pagefind-entry.json").exists()
+        assert [hit[1] for hit in _names(site_dir, "Mesh")] == ["Mesh"]
+    finally:
+        indexer.stop()
