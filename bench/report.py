@@ -116,7 +116,8 @@ def targets(runs: list[dict], limit: float) -> list[tuple[str, str, str]]:
     if ok(one) and one.get("edit_seconds") is not None:
         only = all(r["edit_only_changed"] for r in edits)
         measured = "; ".join(
-            f"{r['scale']}×: {r['edit_seconds']:.2f} s, rewrote {len(r['edit_written'])} "
+            f"{r['scale']}×: {r['edit_seconds']:.2f} s (median of {len(r.get('edit_tries', [0]))}: "
+            f"{', '.join(f'{t:.2f}' for t in r.get('edit_tries', []))}), rewrote {len(r['edit_written'])} "
             f"({', '.join(r['edit_written'][:4])}{'…' if len(r['edit_written']) > 4 else ''})"
             f"{'' if r['edit_only_changed'] else ' — NOT only the changed pages: ' + r['edit_problem']}"
             for r in edits

@@ -373,6 +373,7 @@ def measure(
         result.update(
             edit_file=newest_release(content),
             edit_seconds=edit["seconds"],
+            edit_tries=edit.get("tries", [edit["seconds"]]),
             edit_written=written,
             edit_only_changed=not problems,
             edit_problem="; ".join(problems),
