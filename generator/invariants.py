@@ -187,9 +187,10 @@ def _entries_follow_rows(site: Site, where: _Where, feature, support: tuple[str,
     field, value = support
     gone = None
     entry_in = {e.release: e for e in feature.entries}  # a release has one entry per feature (load)
-    for release in site.releases:
+    first = site.versions.index(feature.first)
+    for release in site.releases[first:]:
         c, entry = release.compatibility, entry_in.get(release.version)
-        if c is None or release.key < version_key(feature.first):
+        if c is None:
             continue
         listed = c.lists(field, value)
         if gone is None and not listed:
@@ -261,8 +262,9 @@ def tiers_agree(site: Site, where: _Where) -> list[Problem]:
     """A feature's header tier is the tier its lifecycle shows in the latest release, and its
     per-backend rows never say "No tier" where the feature's own row has a tier."""
     out = []
+    position = {v: i for i, v in enumerate(site.versions)}
     for feature in site.features:
-        said = [*_header_against_strip(feature), *_backends_against_strip(site, feature)]
+        said = [*_header_against_strip(feature), *_backends_against_strip(site.versions, position, feature)]
         out += [where.page(site, urls.feature(feature.id), message, feature_id=feature.id) for message in said]
     return out
 
@@ -283,12 +285,12 @@ def _header_against_strip(feature) -> list[str]:
     ]
 
 
-def _backends_against_strip(site: Site, feature) -> list[str]:
-    position = {v: i for i, v in enumerate(site.versions)}
+def _backends_against_strip(versions: tuple[str, ...], position: dict[str, int], feature) -> list[str]:
+    """What a feature's per-backend rows say against its own row; `position`: each version's index."""
     own = {}
     for cell in feature.cells:
         for k in range(cell.span):
-            own[_nth(site.versions, position, cell.release, k)] = cell
+            own[_nth(versions, position, cell.release, k)] = cell
     return [
         f"By backend: {backend} says '{NO_TIER}' in {cell.release}, where the feature is '{mine.label}'"
         for backend, cells in feature.backend_cells
