@@ -161,36 +161,38 @@ class PageMeta:
     menu: Markup = Markup("")  # the shared ¶ menu of a page of changes, where it has one
 
 
+# A page's title in its head (and card), by template, from its view; a kind not named here is
+# titled by the site's name. The pages a feature heads carry its badge in their citation block.
+_TITLES = {
+    "feature.md.j2": lambda c: c["feature"].title,
+    "family.md.j2": lambda c: c["family"].node.name,
+    "release.md.j2": lambda c: f"PyTorch {c['release'].version}",
+    "backend.md.j2": lambda c: f"{c['view'].backend.name} in PyTorch 2.x",
+    "backend_changes.md.j2": lambda c: f"{c['backend'].name} in PyTorch {c['release'].version}",
+    "feature_changes.md.j2": lambda c: f"{c['name']} in PyTorch {c['changes'].release.version}",
+    "symbol_module.md.j2": lambda c: f"{c['module'].name} in PyTorch 2.x",
+    "symbol_name.md.j2": lambda c: f"{c['symbol'].name} in PyTorch 2.x",
+}
+_HEADED = {"feature.md.j2": lambda c: c["feature"], "family.md.j2": lambda c: c["family"].feature}
+_NOT_CITED = frozenset({"backend_changes.md.j2", "feature_changes.md.j2", "symbol_name.md.j2"})
+"""Pages made to bound another page's length: cited through the page they continue."""
+
+
 def page_meta(site: Site, page, base: str) -> PageMeta:
     """The head fields of a page (pages.Page) on the site at `base` (ending in '/'): its
     description is the page's own (pages.py asks the functions above for it)."""
     c, template = page.context, page.template
     url = base + page.url
-    title, feature, menu = None, None, Markup("")
-    if template == "feature.md.j2":
-        feature = c["feature"]
-        title = feature.title
-    elif template == "family.md.j2":
-        feature = c["family"].feature
-        title = c["family"].node.name
-    elif template == "release.md.j2":
-        version = c["release"].version
-        title = f"PyTorch {version}"
-        if c["release"].changes:  # a release whose notes are not imported has no change to cite
-            menu = cite.menu(url, f"PyTorch {version}: ")
-    elif template == "backend.md.j2":
-        title = f"{c['view'].backend.name} in PyTorch 2.x"
-    elif template == "backend_changes.md.j2":
-        title = f"{c['backend'].name} in PyTorch {c['release'].version}"
-    elif template == "feature_changes.md.j2":
-        title = f"{c['name']} in PyTorch {c['changes'].release.version}"
-    elif template == "symbol_module.md.j2":
-        title = f"{c['module'].name} in PyTorch 2.x"
-    elif template == "symbol_name.md.j2":
-        title = f"{c['symbol'].name} in PyTorch 2.x"
+    title = _TITLES[template](c) if template in _TITLES else None
+    menu = Markup("")
+    if (
+        template == "release.md.j2" and c["release"].changes
+    ):  # a release whose notes are not imported has no change to cite
+        menu = cite.menu(url, f"{title}: ")
     kind = "website" if page.url == urls.HOME else "article"
     block = Markup("")
-    if title is not None and template not in ("backend_changes.md.j2", "feature_changes.md.j2", "symbol_name.md.j2"):
+    if title is not None and template not in _NOT_CITED:
+        feature = _HEADED[template](c) if template in _HEADED else None
         badge = preview = None
         if feature is not None:
             badge = base + urls.badge(feature.id)

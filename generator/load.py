@@ -170,21 +170,7 @@ def _parse_all(files: list[tuple[Path, str]], problems: list[Problem], session: 
             results[i] = known
         else:
             todo.append(i)
-    away: list[int] = []
-    if len(todo) >= PARALLEL_FROM and forked.available():
-        loads = [0, 0]  # bytes each side parses: the biggest files first, each to the lighter side
-        for i in sorted(todo, key=lambda i: -len(args[i][2])):
-            side = 0 if loads[0] <= loads[1] else 1
-            loads[side] += len(args[i][2])
-            if side:
-                away.append(i)
-    theirs = [args[i] for i in sorted(away)]
-    child = forked.beside(lambda: [_parse_file(*a) for a in theirs]) if away else None
-    for i in todo:
-        if i not in away:
-            results[i] = _parse_file(*args[i])
-    if child is not None:
-        results.update(zip(sorted(away), child.result(), strict=True))
+    results.update(_parse_some(args, todo))
     for i in todo:
         session.remember(_parse_file, args[i], results[i], key=args[i][0])
     out: list[Document | None] = []
@@ -193,6 +179,25 @@ def _parse_all(files: list[tuple[Path, str]], problems: list[Problem], session: 
         problems.extend(errs)
         out.append(doc)
     return out
+
+
+def _parse_some(args: list[tuple], todo: list[int]) -> dict[int, tuple[Document | None, list[Problem]]]:
+    """`_parse_file(*args[i])` for each i in todo: about half of them in a forked child (see
+    `_parse_all`), the biggest files first, each to the side with fewer bytes so far."""
+    away: list[int] = []
+    if len(todo) >= PARALLEL_FROM and forked.available():
+        loads = [0, 0]
+        for i in sorted(todo, key=lambda i: -len(args[i][2])):
+            side = 0 if loads[0] <= loads[1] else 1
+            loads[side] += len(args[i][2])
+            if side:
+                away.append(i)
+    theirs = [args[i] for i in sorted(away)]
+    child = forked.beside(lambda: [_parse_file(*a) for a in theirs]) if away else None
+    results = {i: _parse_file(*args[i]) for i in todo if i not in away}
+    if child is not None:
+        results.update(zip(sorted(away), child.result(), strict=True))
+    return results
 
 
 def _bytes(path: Path) -> bytes | None:

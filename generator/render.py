@@ -161,12 +161,6 @@ def render_site(
     """Render every page, API file and feed. With `record`, note what each page read, so that a
     later render given this one as `previous` (same templates and site URL) keeps the bytes of
     every page whose reads are unchanged instead of rendering it again."""
-    from .api import render_api
-    from .badges import render_badges
-    from .feeds import render_feeds, render_item_feeds
-    from .ical import render_calendar
-    from .symbol_data import render_symbol_data
-
     env = env or environment()
     base = urls.site_root(site_url)
     out = Rendered(site, {})
@@ -190,12 +184,32 @@ def render_site(
         head = (page.template, page.title, page.description, names, meta)
         inputs = (site, *(page.context[k] for k in names))
         bodies[urls.source(page.url)] = make(urls.source(page.url), head, inputs, draw, page=True)
-    # Every other file (API, feeds, symbol data, calendar, badges) is given as the inputs it is
-    # drawn from and its drawing function, and made through the same memo as the pages.
-    # Every other file (API, feeds, symbol data, calendar, badges) is given as the inputs it is
-    # drawn from and its drawing function, and made through the same memo as the pages; a file
-    # marked `whole` prints its inputs nearly whole (a release's API record), so it is drawn from
-    # them unwatched and kept while they are equal (recording its reads would earn nothing).
+    made = _data_files(site, base, make)
+    if theirs:
+        bodies.update(zip((urls.source(page.url) for page in theirs), helper.result(), strict=True))
+        out.fresh.extend(urls.source(page.url) for page in theirs)
+    out.files = {urls.source(page.url): bodies[urls.source(page.url)] for page in every}  # in the pages' order
+    out.files.update(made)
+    out.files.update(browser.files())  # what the scripts read from Python (search paths, shards)
+    out.files[urls.CARD] = card.png()
+    for asset in sorted(ASSETS.rglob("*")):
+        if asset.is_file():
+            out.files[f"assets/{asset.relative_to(ASSETS).as_posix()}"] = asset.read_bytes()
+    return out
+
+
+def _data_files(site: Site, base: str, make: _Maker) -> dict[str, bytes]:
+    """Every file but the pages (API, feeds, symbol data, calendar, badges), each given as the
+    inputs it is drawn from and its drawing function, and made through the same memo as the
+    pages. A file marked `whole` prints its inputs nearly whole (a release's API record), so it
+    is drawn from them unwatched and kept while they are equal (recording its reads would earn
+    nothing)."""
+    from .api import render_api
+    from .badges import render_badges
+    from .feeds import render_feeds, render_item_feeds
+    from .ical import render_calendar
+    from .symbol_data import render_symbol_data
+
     made = {}
     for parts in (
         render_api(site, base),
@@ -208,17 +222,7 @@ def render_site(
         made.update(
             (path, make(path, (), inputs, draw, whole=any(how))) for path, (inputs, draw, *how) in parts.items()
         )
-    if theirs:
-        bodies.update(zip((urls.source(page.url) for page in theirs), helper.result(), strict=True))
-        out.fresh.extend(urls.source(page.url) for page in theirs)
-    out.files = {urls.source(page.url): bodies[urls.source(page.url)] for page in every}  # in the pages' order
-    out.files.update(made)
-    out.files.update(browser.files())  # what the scripts read from Python (search paths, shards)
-    out.files[urls.CARD] = card.png()
-    for asset in sorted(ASSETS.rglob("*")):
-        if asset.is_file():
-            out.files[f"assets/{asset.relative_to(ASSETS).as_posix()}"] = asset.read_bytes()
-    return out
+    return made
 
 
 class _Maker:

@@ -324,6 +324,18 @@ def page_meta(site: Site) -> dict[str, tuple[str, str]]:
 
 def records(site: Site, pages: dict[str, tuple[str, str]]) -> list[tuple[str, str]]:
     """(url, html) for each Pagefind record: pages (`page_meta`), then changes, newest release first."""
+    out = _page_records(site, pages)
+    for release in reversed(site.releases):
+        view = site.release_views[release.version]
+        for section in view.sections:
+            for area in section.areas:
+                out += [_change_record(site, release, section, area, change) for change in area.changes]
+        out.extend(_patch_records(site, release, view.patches))
+    return out
+
+
+def _page_records(site: Site, pages: dict[str, tuple[str, str]]) -> list[tuple[str, str]]:
+    """A record per page: its title, description and what the content says about its subject."""
     about = {}
     for node in site.content.catalogue:
         about[urls.feature(node.id)] = " ".join([node.name, *node.aliases, node.about])
@@ -343,37 +355,32 @@ def records(site: Site, pages: dict[str, tuple[str, str]]) -> list[tuple[str, st
         titles = "".join(f"<h2>{_e(t)}</h2>" for t in dict.fromkeys(announced.get(url, ())))
         body = f"<h1>{_e(title)}</h1>{titles}<p>{_e(description)}</p><p>{_e(plain(about.get(url, '')))}</p>"
         out.append((url, _html(url, title, body, {})))
-    for release in reversed(site.releases):
-        view = site.release_views[release.version]
-        page_title = f"PyTorch {release.version}"
-        for section in view.sections:
-            section_title = SECTION_TITLES[section.section]
-            for area in section.areas:
-                for change in area.changes:
-                    url = urls.at(urls.release(release.version), change.anchor)
-                    title = " · ".join(filter(None, [page_title, section_title, area.name]))
-                    line = plain(change.change.text)
-                    prs = " ".join(f"#{pr}" for pr in change.change.prs if str(pr) not in line)
-                    weight = ' data-pagefind-weight="2"' if change.group else ""  # asks something of an upgrade
-                    body = f"<p{weight}>{_e(line)}</p><p>{_e(prs)}</p>"
-                    body += "".join(f'<p data-pagefind-weight="4">{_e(m)}</p>' for m in change.change.symptom)
-                    # The code a change's note names (`UnpicklingError` under 2.6's weights_only
-                    # flip, `add_safe_globals`): what a reader pastes, found on the change that
-                    # says what to do about it. Only the code spans: the note's prose would
-                    # lengthen the record and sink its line below shorter ones.
-                    code = [
-                        c for said in (change.change.note, change.change.workaround) for c in CODE.findall(said or "")
-                    ]
-                    if code:
-                        body += f'<p data-pagefind-weight="0.5">{_e(" ".join(dict.fromkeys(code)))}</p>'
-                    filters = {
-                        "release": [release.version],
-                        "section": [section_title],
-                        "backend": [site.backend_by_id[b].name for b in change.backends],
-                    }
-                    out.append((url, _html(url, title, body, filters)))
-        out.extend(_patch_records(site, release, view.patches))
     return out
+
+
+def _change_record(site: Site, release, section, area, change) -> tuple[str, str]:
+    """A change's record: its line and PRs, titled by its release, section and area."""
+    section_title = SECTION_TITLES[section.section]
+    url = urls.at(urls.release(release.version), change.anchor)
+    title = " · ".join(filter(None, [f"PyTorch {release.version}", section_title, area.name]))
+    line = plain(change.change.text)
+    prs = " ".join(f"#{pr}" for pr in change.change.prs if str(pr) not in line)
+    weight = ' data-pagefind-weight="2"' if change.group else ""  # asks something of an upgrade
+    body = f"<p{weight}>{_e(line)}</p><p>{_e(prs)}</p>"
+    body += "".join(f'<p data-pagefind-weight="4">{_e(m)}</p>' for m in change.change.symptom)
+    # The code a change's note names (`UnpicklingError` under 2.6's weights_only flip,
+    # `add_safe_globals`): what a reader pastes, found on the change that says what to do about
+    # it. Only the code spans: the note's prose would lengthen the record and sink its line below
+    # shorter ones.
+    code = [c for said in (change.change.note, change.change.workaround) for c in CODE.findall(said or "")]
+    if code:
+        body += f'<p data-pagefind-weight="0.5">{_e(" ".join(dict.fromkeys(code)))}</p>'
+    filters = {
+        "release": [release.version],
+        "section": [section_title],
+        "backend": [site.backend_by_id[b].name for b in change.backends],
+    }
+    return url, _html(url, title, body, filters)
 
 
 def _patch_records(site: Site, release, patches) -> list[tuple[str, str]]:
