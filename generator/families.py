@@ -46,7 +46,7 @@ def families(
             below,
             members,
             eras,
-            tiers,
+            session.derive(member_rows, below, members, eras, tiers, key=node.id),
             changes,
             tuple(r for r in releases if r.version in said),
             key=node.id,
@@ -73,6 +73,22 @@ def subtree(node_id: str, children: dict, depth: int = 0) -> list[tuple[int, str
     return out
 
 
+def member_rows(
+    below: tuple[tuple[int, CatalogueFeature], ...],
+    members: tuple[Feature | None, ...],
+    eras: Eras,
+    tiers: tuple[Tier, ...],
+) -> tuple:
+    """A family's matrix rows: one per member a release announced, indented by its depth. A
+    derivation apart from the family's: an edit to one of the family's releases (its summary)
+    makes the family again, not its members' lifecycles (451 strips at 10x)."""
+    return tuple(
+        replace(row(feature, strip(feature.entries, eras, tiers, True, gone_after(feature))), depth=depth)
+        for (depth, _), feature in zip(below, members, strict=True)
+        if feature
+    )
+
+
 def family(
     node: CatalogueFeature,
     chain: tuple[CatalogueFeature, ...],
@@ -80,21 +96,16 @@ def family(
     below: tuple[tuple[int, CatalogueFeature], ...],
     members: tuple[Feature | None, ...],
     eras: Eras,
-    tiers: tuple[Tier, ...],
+    rows: tuple,
     changes: tuple[tuple, ...],
     said: tuple[Release, ...],
 ) -> Family:
-    """One family: a matrix row per member, its announcements release by release, its own
-    changes, what its members' changes ask of an upgrade (both also by release: a page each), and how
-    many changes each member has.
+    """One family: a matrix row per member (`rows`, from `member_rows`), its announcements
+    release by release, its own changes, what its members' changes ask of an upgrade (both also
+    by release: a page each), and how many changes each member has.
     `below`: (depth, node) of the family and every member under it, depth first; `members`, the
     Feature of each (None where no release announced it); `changes`, each one's (Release,
     ChangeView) pairs; `said`, the releases announcing any of them; `chain`, its ancestors."""
-    rows = tuple(
-        replace(row(feature, strip(feature.entries, eras, tiers, True, gone_after(feature))), depth=depth)
-        for (depth, _), feature in zip(below, members, strict=True)
-        if feature
-    )
     entries: dict[str, list] = defaultdict(list)
     for feature in members:
         for entry in feature.entries if feature else ():
