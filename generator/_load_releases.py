@@ -41,7 +41,9 @@ def _date(doc: Document, pointer: tuple, value: str, problems: list[Problem]) ->
         return None
 
 
-def _release(derive, doc, tiers, vocabularies, backend_ids, catalogue, changes_by_release, problems) -> Release | None:
+def _release(
+    derive, doc, tiers, vocabularies, backend_ids, feature_by_id, changes_by_release, problems
+) -> Release | None:
     """A release file's Release, checking what one file can tell (its name, dates, order of
     versions, vocabulary, each entry through `_entry`); None when its date is unreadable. A
     derivation of the build session (`derive`): kept while the file, the registries and
@@ -49,12 +51,12 @@ def _release(derive, doc, tiers, vocabularies, backend_ids, catalogue, changes_b
     the model, and the comparison of old and new models, the same Release and Entry objects
     for every release an edit did not touch."""
     changes = changes_by_release.get(doc.data["version"], ())
-    args = (doc, tiers, vocabularies, backend_ids, catalogue, changes)
+    args = (doc, tiers, vocabularies, backend_ids, feature_by_id, changes)
     return collected(derive, _build_release, *args, problems=problems, key=doc.path)
 
 
-def _build_release(doc, tiers, vocabularies, backend_ids, catalogue, changes, problems) -> Release | None:
-    ids = {"tier": {t.id for t in tiers}, "backend": backend_ids, "feature": {f.id: f for f in catalogue}}
+def _build_release(doc, tiers, vocabularies, backend_ids, feature_by_id, changes, problems) -> Release | None:
+    ids = {"tier": {t.id for t in tiers}, "backend": backend_ids, "feature": feature_by_id}
     d = doc.data
     version = d["version"]
     _check_file_name(doc, version, problems)

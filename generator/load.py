@@ -64,16 +64,17 @@ def load(content_dir: Path, session: Session | None = None) -> Content:
     tiers, vocabularies, backends, areas = _registries(d, docs.registries, problems)
     backend_ids = frozenset(b.id for b in backends)
     catalogue = collected(d, _catalogue, tuple(docs.features), frozenset(a.id for a in areas), problems=problems)
+    feature_by_id = d(_by_id, catalogue)  # one index, which every release is checked against
 
     change_docs = {doc.data["release"]: doc for doc in filter(None, docs.changes)}
     changes = {version: change_list(doc, backend_ids, problems, derive=d) for version, doc in change_docs.items()}
     releases = []
     for doc in filter(None, docs.releases):
-        release = _release(d, doc, tiers, vocabularies, backend_ids, catalogue, changes, problems)
+        release = _release(d, doc, tiers, vocabularies, backend_ids, feature_by_id, changes, problems)
         if release:
             releases.append((release, doc))
     releases.sort(key=lambda pair: pair[0].key)
-    _check_across(d, content_dir, docs, releases, tiers, catalogue, change_docs, problems)
+    _check_across(d, content_dir, docs, releases, tiers, catalogue, feature_by_id, change_docs, problems)
     if problems:
         raise ContentError(problems)
     retired = _retired(docs.symbols) if docs.symbols is not None else ()
@@ -93,6 +94,11 @@ def load(content_dir: Path, session: Session | None = None) -> Content:
         docs.cadence.data["source"] if docs.cadence is not None else "",
         gpu,
     )
+
+
+def _by_id(catalogue: tuple) -> dict:
+    """The catalogue's features by id."""
+    return {f.id: f for f in catalogue}
 
 
 def _registries(d, registries: dict, problems: list[Problem]) -> tuple:
@@ -217,7 +223,9 @@ def _parse_file(display: str, kind: str, raw: bytes) -> tuple[Document | None, l
     return (None, errs + wrong) if wrong else (doc, errs)
 
 
-def _check_across(d, content_dir, docs: _Docs, releases, tiers, catalogue, change_docs: dict, problems) -> None:
+def _check_across(
+    d, content_dir, docs: _Docs, releases, tiers, catalogue, feature_by_id: dict, change_docs: dict, problems
+) -> None:
     """What spans files: release order, lifecycles, aliases, unused catalogue features, the
     features changes name, change anchors against entries, change lists without a release."""
     _check_order(releases, problems)
@@ -232,7 +240,7 @@ def _check_across(d, content_dir, docs: _Docs, releases, tiers, catalogue, chang
     _check_aliases(releases, catalogue, problems)
     if None not in docs.releases:  # a release that did not parse would make its features look unused
         _check_catalogue_used(catalogue, releases, docs.features, problems)
-    _check_change_features({f.id: f for f in catalogue}, change_docs, problems)
+    _check_change_features(feature_by_id, change_docs, problems)
     for release, _ in releases:
         if release.version in change_docs:
             check_change_anchors(change_docs[release.version], release.entries, problems, derive=d)

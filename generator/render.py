@@ -256,8 +256,7 @@ class _Maker:
         return data
 
 
-WHOLE = Reads().frozen()
-WHOLE = (WHOLE[0], WHOLE[1], True)
+WHOLE = (frozenset(), frozenset(), True)
 """The record of a file drawn from its inputs unwatched: read whole (reads.Compare.same)."""
 
 PARALLEL_FROM = 64

@@ -35,7 +35,7 @@ class Session:
     def derive(self, fn: Callable[..., Any], *args: Any, key: object = None) -> Any:
         """fn(*args), or last time's value of fn under `key` if it was called with equal arguments.
         `key` tells apart the calls of one function for several things (a release's views)."""
-        slot = (fn.__module__, fn.__qualname__, key)
+        slot = _slot(fn, key)
         last = self._last.get(slot)
         if last is not None and _same(last[0], args):
             value = last[1]
@@ -48,7 +48,7 @@ class Session:
         """Last time's value of fn(*args) under `key`, kept for this run, or MISSING: for a caller
         that computes the values it lacks together (load reads the files it lacks on both cores)
         and gives each back with `remember`."""
-        slot = (fn.__module__, fn.__qualname__, key)
+        slot = _slot(fn, key)
         last = self._last.get(slot)
         if last is None or not _same(last[0], args):
             return MISSING
@@ -57,7 +57,7 @@ class Session:
 
     def remember(self, fn: Callable[..., Any], args: tuple, value: Any, key: object = None) -> None:
         """fn(*args) under `key` is `value` (computed by the caller, after `lookup` missed)."""
-        self._now[(fn.__module__, fn.__qualname__, key)] = (args, value)
+        self._now[_slot(fn, key)] = (args, value)
 
     def start(self) -> None:
         """A new load and enrich begin: forget what one that failed half-way derived."""
@@ -75,6 +75,11 @@ MISSING = object()
 def now(fn: Callable[..., Any], *args: Any, key: object = None) -> Any:
     """fn(*args): `Session.derive` for a caller with no session (the importer's checks)."""
     return fn(*args)
+
+
+def _slot(fn: Callable[..., Any], key: object) -> tuple:
+    """Where a derivation's value is kept: its function's name, and `key`."""
+    return (fn.__module__, fn.__qualname__, key)
 
 
 def _same(a: tuple, b: tuple) -> bool:
