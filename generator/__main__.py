@@ -34,6 +34,7 @@ def parser() -> argparse.ArgumentParser:
     serve = sub.add_parser("serve", help="live preview: regenerate on save, reload the browser")
     serve.add_argument("--content", type=Path, default=DEFAULT_CONTENT)
     serve.add_argument("--addr", default=urls.PREVIEW_ADDRESS)
+    serve.add_argument("--docs", type=Path, default=None, help="where the generated Markdown goes (default build/docs)")
     imp = sub.add_parser("import-notes", help="import GitHub release notes into content/changes/X.Y.yaml")
     imp.add_argument("file")
     imp.add_argument("--release", required=True)

@@ -160,6 +160,13 @@ def _stamps(root: Path) -> tuple:
     return tuple(out)
 
 
+def theme_stamps() -> tuple:
+    """Stamps of what shapes a page beside its content: templates/ (the theme's overrides, the
+    stylesheets and scripts) and mkdocs.yml."""
+    config = CONFIG.stat()
+    return _stamps(TEMPLATES), config.st_mtime_ns, config.st_size
+
+
 def generate(
     content_dir: Path, docs_dir: Path = DEFAULT_DOCS, preview: Preview | None = None
 ) -> tuple[Site, list[str]]:

@@ -53,16 +53,17 @@ def serve(args) -> int:
     import shutil
     import tempfile
 
-    from mkdocs.livereload import LiveReloadServer
+    from .liveserve import Server
 
     host, _, port = args.addr.rpartition(":")
     site_dir = Path(tempfile.mkdtemp(prefix="atlas-serve-"))
-    rebuild = _Rebuild(args.content, site_dir, f"http://{host}:{port}/")
+    rebuild = _Rebuild(args.content, site_dir, f"http://{host}:{port}/", args.docs or pipeline.DEFAULT_DOCS)
     # MkDocs' own `serve` polls every 0.5 s and watches only the generated pages; this server
     # watches the sources (about 120 files: a poll costs well under a millisecond) every
     # POLL seconds, and starts a rebuild once they have been still for as long.
-    server = LiveReloadServer(builder=rebuild, host=host, port=int(port), root=str(site_dir), polling_interval=POLL)
+    server = Server(builder=rebuild, host=host, port=int(port), root=str(site_dir), polling_interval=POLL)
     server.build_delay = POLL
+    rebuild.server = server
     # Stopped by a signal (a test harness, a process manager): stop as on Ctrl-C, removing site_dir.
     signal.signal(signal.SIGTERM, _interrupt)
     try:
@@ -86,14 +87,16 @@ class _Rebuild:
     (build.Preview, whose session keeps what enrich derived), Material's templates compiled once
     (build.ThemeCache), and the search index following behind (indexing.Indexer)."""
 
-    def __init__(self, content: Path, site_dir: Path, serve_url: str) -> None:
-        self.content, self.site_dir, self.serve_url = content, site_dir, serve_url
+    def __init__(self, content: Path, site_dir: Path, serve_url: str, docs: Path = pipeline.DEFAULT_DOCS) -> None:
+        self.content, self.site_dir, self.serve_url, self.docs = content, site_dir, serve_url, docs
         self.first = True
         self.indexer = indexing.Indexer()  # indexes the model of each rebuild, once saves pause
         self.preview = pipeline.Preview()  # what the last rebuild rendered, so a save re-renders only what it changed
         self.theme = pipeline.ThemeCache()  # Material's templates compiled once, not on every save
         self.lock = threading.Lock()
         self.settler: threading.Timer | None = None
+        self.server = None  # the liveserve.Server, told when a rebuild changes what pages load
+        self.looks: tuple | None = None  # build.theme_stamps() at the last rebuild
 
     def settle(self) -> None:
         with self.lock:
@@ -108,17 +111,21 @@ class _Rebuild:
         self.indexer.hold()  # the index of the model this rebuild replaces stops, out of this rebuild's way
         with self.lock:
             try:
-                site, written = pipeline.generate(self.content, pipeline.DEFAULT_DOCS, self.preview)
+                site, written = pipeline.generate(self.content, self.docs, self.preview)
             except ContentError as exc:  # keep serving the last good site; say what is wrong
                 print("\n".join(map(str, exc.problems)), file=sys.stderr)
                 return
-            config = pipeline.mkdocs_config(pipeline.DEFAULT_DOCS, self.site_dir, strict=False, site_url=self.serve_url)
+            config = pipeline.mkdocs_config(self.docs, self.site_dir, strict=False, site_url=self.serve_url)
             config["plugins"]["redirects"].config["redirect_maps"] = manifest.redirects(site)
             self.theme.attach(config)
             if self.first:
                 config.plugins.on_startup(command="serve", dirty=True)
             mkdocs_build(config, serve_url=self.serve_url, dirty=not self.first)
             self.first = False
+        looks = pipeline.theme_stamps()
+        if self.server is not None and looks != self.looks:  # the theme, its scripts or styles changed:
+            self.server.reload_whole()  # open pages reload whole, not just their content (generator.liveserve)
+        self.looks = looks
         self.indexer.request(site, self.site_dir)
         print(f"rebuilt in {time.perf_counter() - started:.2f}s ({len(written)} pages regenerated)", file=sys.stderr)
         # Once saves pause, tidy the heap while nobody waits (build.Preview.settle).
