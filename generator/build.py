@@ -9,6 +9,7 @@ import gc
 import logging
 import os
 import shutil
+import stat
 import tempfile
 import time
 from dataclasses import dataclass
@@ -150,12 +151,14 @@ def _disk_stamps(files: dict[str, bytes], docs_dir: Path) -> dict[str, tuple[int
     return out
 
 
-def _stamps(root: Path) -> tuple:
+def stamps(root: Path) -> tuple:
+    """(path under `root`, mtime, size) of every file under the folder `root`, or of `root` if it
+    is a file: what changes when a file is saved, added or removed."""
     out = []
-    for path in sorted(root.rglob("*")):
+    for path in sorted(root.rglob("*")) if root.is_dir() else [root]:
         with contextlib.suppress(OSError):
             st = path.stat()
-            if path.is_file():
+            if stat.S_ISREG(st.st_mode):
                 out.append((path.relative_to(root).as_posix(), st.st_mtime_ns, st.st_size))
     return tuple(out)
 
@@ -163,8 +166,7 @@ def _stamps(root: Path) -> tuple:
 def theme_stamps() -> tuple:
     """Stamps of what shapes a page beside its content: templates/ (the theme's overrides, the
     stylesheets and scripts) and mkdocs.yml."""
-    config = CONFIG.stat()
-    return _stamps(TEMPLATES), config.st_mtime_ns, config.st_size
+    return stamps(TEMPLATES), stamps(CONFIG)
 
 
 def generate(
@@ -187,7 +189,7 @@ def render_docs(
     """
     content_dir, docs_dir = Path(content_dir), Path(docs_dir)
     url = site_url()
-    key = (str(content_dir.resolve()), str(docs_dir.resolve()), url, _stamps(TEMPLATES))
+    key = (str(content_dir.resolve()), str(docs_dir.resolve()), url, stamps(TEMPLATES))
     previous = preview.previous(key) if preview is not None else None
     rendered = render_site(site, url, previous=previous, record=preview is not None)
     if preview is None:
@@ -245,7 +247,7 @@ class ThemeCache:
         """Make this MkDocs config's theme hand out environments that use the cache."""
         theme = config.theme
         make_env = theme.get_env
-        key = (tuple(theme.dirs), _stamps(TEMPLATES), tuple(theme.static_templates))
+        key = (tuple(theme.dirs), stamps(TEMPLATES), tuple(theme.static_templates))
 
         def get_env():
             env = make_env()

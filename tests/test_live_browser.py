@@ -8,6 +8,7 @@ import shutil
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
 from pathlib import Path
@@ -91,7 +92,9 @@ def test_a_save_shows_in_the_open_page_without_a_reload(tmp_path, page, watch):
 
 
 def test_a_poll_says_whole_after_a_rebuild_that_changed_the_theme(tmp_path):
-    server = liveserve.Server(builder=lambda: None, host="127.0.0.1", port=_free_port(), root=str(tmp_path))
+    server = liveserve.Server(
+        builder=lambda: None, host="127.0.0.1", port=_free_port(), root=str(tmp_path), poll=0.05, busy=threading.Lock()
+    )
 
     def poll(epoch: int) -> bytes:
         answer = server._serve_request({"PATH_INFO": f"/livereload/{epoch}/1"}, lambda *a: None)
@@ -130,3 +133,29 @@ def test_only_a_change_to_the_theme_makes_pages_reload_whole(tmp_path, monkeypat
     finally:
         if rebuild.settler is not None:
             rebuild.settler.cancel()
+
+
+def test_a_save_asks_for_a_rebuild_but_no_look_runs_during_one(tmp_path):
+    watched = tmp_path / "content"
+    watched.mkdir()
+    (watched / "a.yaml").write_text("a: 1\n")
+    busy = threading.Lock()
+    server = liveserve.Server(
+        builder=lambda: None, host="127.0.0.1", port=_free_port(), root=str(tmp_path), poll=0.02, busy=busy
+    )
+    server.watch(str(watched))
+    try:
+        looker = threading.Thread(target=server._watch, daemon=True)
+        looker.start()
+        time.sleep(0.1)  # its first look, which the save below is measured against
+        with busy:  # a rebuild under way: no look may run, so no rebuild is asked for
+            (watched / "a.yaml").write_text("a: 2\n")
+            time.sleep(0.2)
+            assert not server._want_rebuild
+        deadline = time.monotonic() + 30
+        while not server._want_rebuild:  # the rebuild over, the next look finds the save
+            assert time.monotonic() < deadline
+            time.sleep(0.01)
+    finally:
+        server._quit.set()
+        server.server_close()
