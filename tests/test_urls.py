@@ -87,3 +87,22 @@ def test_the_url_module_imports_nothing_from_the_package():
     tree = ast.parse((ROOT / "generator" / "urls.py").read_text(encoding="utf-8"))
     imported = [n for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)]
     assert all(n.level == 0 and not (n.module or "").startswith("generator") for n in imported)
+
+
+def test_relpath_answers_as_posixpath_does_for_every_page_and_file_of_the_site():
+    """urls.relpath, which links use, is posixpath.relpath without its calls to os.getcwd(): the
+    same path from every page of the real site to every page and to every page's source, and
+    from the root."""
+    import posixpath
+
+    from generator.render import pages
+    from tests.conftest import real_model
+
+    site = real_model()
+    at = [page.url for page in pages(site)] + ["", "."]
+    targets = [page.url for page in pages(site)][::7] + [urls.source(u) for u in at[::11] if u != "."]
+    targets += [".", urls.FEED, urls.api_release(site.versions[-1]), "releases/../features/"]
+    for start in at:
+        for path in targets:
+            path = path or "."  # as urls.relative and urls.md_link call it
+            assert urls.relpath(path, start or ".") == posixpath.relpath(path, start or "."), (path, start)
