@@ -31,7 +31,7 @@ def parser() -> argparse.ArgumentParser:
         default=None,
         help="published-URL manifest to guard (default: generator/published_urls.txt for the default content)",
     )
-    serve = sub.add_parser("serve", help="live preview: regenerate on save, reload the browser")
+    serve = sub.add_parser("serve", help="live preview: regenerate on save; the open page shows the edit")
     serve.add_argument("--content", type=Path, default=DEFAULT_CONTENT)
     serve.add_argument("--addr", default=urls.PREVIEW_ADDRESS)
     serve.add_argument("--docs", type=Path, default=None, help="where the generated Markdown goes (default build/docs)")
