@@ -19,13 +19,20 @@ from .model import (
     area_key,
 )
 
+BackendAreas = tuple[tuple[str, frozenset[str]], ...]
+"""Each backend's id and the area headings that put a change in it, casefolded (`backend_areas`)."""
 
-def change_backends(change: Change, backends: tuple[Backend, ...]) -> tuple[str, ...]:
+
+def backend_areas(backends: tuple[Backend, ...]) -> BackendAreas:
+    return tuple((b.id, frozenset(a.casefold() for a in b.change_areas)) for b in backends)
+
+
+def change_backends(change: Change, areas: BackendAreas) -> tuple[str, ...]:
     """The backends a change belongs to: its hand-written override, else its area headings."""
     if change.backends_override is not None:
         return change.backends_override
     parts = {p.strip().casefold() for p in change.area.split("›")}
-    return tuple(b.id for b in backends if any(a.casefold() in parts for a in b.change_areas))
+    return tuple(bid for bid, headings in areas if not headings.isdisjoint(parts))
 
 
 def feature_changes(releases: tuple[Release, ...], views: tuple) -> dict[str, tuple]:
@@ -116,36 +123,39 @@ def views_of(
     anchored: set[int] = set()
     views = []
     by_pr = dict(cited)
+    areas = backend_areas(backends)
     for change, anchor in zip(changes, urls.change_anchors(c.text for c in changes), strict=True):
         own = tuple(pr for pr in dict.fromkeys(change.prs) if pr not in anchored)
         anchored.update(own)
         given = tuple(dict.fromkeys(change.features + tuple(f for pr in change.prs for f in by_pr.get(pr, ()))))
         derived = derived_features(change.area, given, rules)
+        ending = facts.ending_kind(change)  # read here once, for the upgrade group, the ledger and its checks
         views.append(
             ChangeView(
                 change,
                 anchor,
                 own,
-                change_backends(change, backends),
+                change_backends(change, areas),
                 symbols=symbols.of_text(change.text, change.note, change.restore),
-                group=upgrade_group(change),
+                group=upgrade_group(change, ending),
                 features=given + derived,
                 derived=derived,
+                ending=ending,
             )
         )
     return tuple(views)
 
 
-def upgrade_group(change: Change) -> str:
-    """Where a change goes in an upgrade guide (UPGRADE_GROUPS), "" when an upgrade need not act."""
+def upgrade_group(change: Change, ending: str | None) -> str:
+    """Where a change goes in an upgrade guide (UPGRADE_GROUPS), "" when an upgrade need not act.
+    `ending`: facts.ending_kind(change)."""
     if change.section == "tracked-regressions":
         return "known-issues"
     if change.section == "deprecations":
         # Filed by what it does: a removal the notes list as a deprecation is a removal, and a
         # record that ends nothing goes where its kind puts it.
-        said = facts.ending_kind(change)
-        if said is not None or change.kind is None or change.kind in QUIET_KINDS:
-            return "removals" if said == "removal" else "deprecations"
+        if ending is not None or change.kind is None or change.kind in QUIET_KINDS:
+            return "removals" if ending == "removal" else "deprecations"
     if change.section not in ("bc-breaking", "deprecations") and (change.kind is None or change.kind in QUIET_KINDS):
         return ""
     if change.kind in ("default-change", "behaviour-change", "numerics"):

@@ -237,6 +237,7 @@ class ChangeView:
     features: tuple[str, ...] = ()  # its features: hand-written, entries citing one of its PRs, then `derived`
     derived: tuple[str, ...] = ()  # of those, the one its area's default gave (enrich.area_rules), else ()
     group: str = ""  # its UPGRADE_GROUPS id, "" for changes an upgrade need not act on
+    ending: str | None = None  # what it does to what it names (facts.ending_kind): "removal", "deprecation" or None
     fixed_in: str = ""  # a known issue: the patch release whose notes fix the issue it links, "" when none does
 
 

@@ -125,7 +125,7 @@ def removals_by_feature(versions: tuple[str, ...], views: tuple) -> dict[str, tu
     out: dict[str, list[tuple[str, str]]] = {}
     for version, vs in zip(versions, views, strict=True):
         for v in vs:
-            if v.features and ending_kind(v.change) == "removal":
+            if v.features and v.ending == "removal":
                 for fid in v.features:
                     out.setdefault(fid, []).append((version, v.anchor))
     return {fid: tuple(pairs) for fid, pairs in out.items()}
@@ -212,7 +212,7 @@ class Later:
         self.removals, self.by_pr = [], {}
         for j, (r, vs) in enumerate(zip(versions, views, strict=True)):
             for v in vs:
-                if ending_kind(v.change) == "removal":
+                if v.ending == "removal":
                     self.removals.append((j, r, v))
                 for pr in v.change.prs:
                     self.by_pr.setdefault(pr, []).append((j, r, v))
@@ -242,7 +242,7 @@ def ledger(features: tuple[Feature, ...], versions: tuple[str, ...], views: tupl
         for view in change_views[version]:
             # A deprecation record, or any record that announces a removal release (2.14's
             # `setup.py` shim, a breaking change with a schedule) is a row of its own.
-            if not (view.change.removal and view.group) and ending_kind(view.change) != "deprecation":
+            if not (view.change.removal and view.group) and view.ending != "deprecation":
                 continue
             if view.group != "deprecations" and not view.change.removal:
                 continue

@@ -23,7 +23,7 @@ import functools
 import re
 from pathlib import Path
 
-from . import facts, urls
+from . import urls
 from .computed import Site
 from .errors import Problem
 from .model import DUE_STATUS, NO_TIER, Release, version_key
@@ -108,7 +108,7 @@ def ledger_complete(site: Site, where: _Where) -> list[Problem]:
         for view in _views(site, release):
             if view.group != "deprecations" or deprecated_features.intersection(view.features):
                 continue
-            if facts.ending_kind(view.change) != "deprecation":  # a removal, or no ending: off the ledger
+            if view.ending != "deprecation":  # a removal, or no ending: off the ledger
                 continue
             if urls.at(urls.release(release.version), view.anchor) not in rows:
                 out.append(
