@@ -54,6 +54,7 @@ from .model import (
     release_spans,
     version_key,
 )
+from .pages import pages
 from .session import Session
 
 
@@ -115,6 +116,7 @@ def enrich(content: Content, session: Session | None = None) -> Site:
         home=d(home.home, story, tiers, ledger, versions),
         coverage=d(_coverage, releases),
     )
+    pages(site)  # listed once, here: a build's forked children inherit the list
     return site
 
 

@@ -126,9 +126,23 @@ _FIXED = [
 ]
 
 
-def pages(site: Site) -> list[Page]:
+def pages(site: Site) -> tuple[Page, ...]:
     """Every page of the site, in a fixed order, each with its own view: the site's own pages,
-    then symbol, release, feature and family, and backend pages."""
+    then symbol, release, feature and family, and backend pages. Listed once per model, when
+    enrich makes it, and kept on the Site beside its fields (as functools.cached_property keeps a
+    value; comparisons of models read fields only): the render, the search index and the URL
+    manifest all read that one list."""
+    listed = site.__dict__.get(_LISTED)
+    if listed is None:
+        listed = site.__dict__[_LISTED] = tuple(page_list(site))
+    return listed
+
+
+_LISTED = "pages"
+
+
+def page_list(site: Site) -> list[Page]:
+    """What `pages` lists, listed anew."""
     return [
         *_site_pages(site),
         *_symbol_pages(site),

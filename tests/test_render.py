@@ -66,11 +66,12 @@ def tagged(tmp_path_factory):
     text = path.read_text(encoding="utf-8")
     assert TAGGED[0] in text
     path.write_text(text.replace(TAGGED[0], TAGGED[1], 1), encoding="utf-8")
-    site = site_model(content)
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(pages, "BENCHMARK", FIXTURE.parent / "benchmark.md")
-        # Its few changes listed a page per release, as a feature with many has them (computed.paged).
+        # Its few changes listed a page per release, as a feature with many has them (computed.paged):
+        # set before the model is made, which lists its pages (Site.pages).
         mp.setattr(computed, "CHANGES_ON_PAGE", 0)
+        site = site_model(content)
         return site, list(pages.pages(site)), render_all(site)
 
 
@@ -226,3 +227,22 @@ def test_pages_rendered_in_a_forked_child_are_the_bytes_rendered_here():
     )
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "same"
+
+
+def test_the_render_the_search_index_and_the_manifest_read_one_page_list(monkeypatch):
+    """The page list is listed once per model (Site.pages), in enrich, and every reader of it
+    (the render, the search index's names and records, the URL manifest) reads that one."""
+    from generator import manifest, search
+    from generator.build import site_model
+
+    listed = []
+    page_list = pages.page_list
+    monkeypatch.setattr(pages, "page_list", lambda site: listed.append(site) or page_list(site))
+    site = site_model(FIXTURE)
+    assert len(listed) == 1
+    rendered = render_all(site)
+    meta = search.page_meta(site)
+    search.records(site, meta)
+    assert {p.url for p in pages.pages(site)} <= manifest.published(site)
+    assert len(listed) == 1
+    assert {urls.source(url) for url in meta} <= set(rendered)
