@@ -53,27 +53,27 @@ def main(argv: list[str] | None = None) -> int:
             stderr=err,
         )
     base = f"http://127.0.0.1:{port}/"
-    version = _largest_release(base, content)
-    # (what is edited, the page open in the browser, the file saved, the text the word goes before)
-    cases = [
-        (
-            f"the {version} summary, on the largest page of the site",
-            f"releases/{version}/",
-            f"releases/{version}.yaml",
-            "summary: >-\n  ",
-        ),
-        (
-            "TorchScript's description, on its feature page",
-            "features/torchscript/",
-            "features/other.yaml",
-            "TorchScript is PyTorch's older route",
-        ),
-    ]
-    times: dict[str, list[float]] = {label: [] for label, *_ in cases}
-    rebuilds: dict[str, list[float]] = {label: [] for label, *_ in cases}
-    swaps: dict[str, list[float]] = {label: [] for label, *_ in cases}
-    reloads: dict[str, list[float]] = {label: [] for label, *_ in cases}
-    try:
+    try:  # the server stops whatever happens, even before the browser starts
+        version = _largest_release(base, content)
+        # (what is edited, the page open in the browser, the file saved, the text the word goes before)
+        cases = [
+            (
+                f"the {version} summary, on the largest page of the site",
+                f"releases/{version}/",
+                f"releases/{version}.yaml",
+                "summary: >-\n  ",
+            ),
+            (
+                "TorchScript's description, on its feature page",
+                "features/torchscript/",
+                "features/other.yaml",
+                "TorchScript is PyTorch's older route",
+            ),
+        ]
+        times: dict[str, list[float]] = {label: [] for label, *_ in cases}
+        rebuilds: dict[str, list[float]] = {label: [] for label, *_ in cases}
+        swaps: dict[str, list[float]] = {label: [] for label, *_ in cases}
+        reloads: dict[str, list[float]] = {label: [] for label, *_ in cases}
         with sync_playwright() as p:
             browser = p.chromium.launch(
                 executable_path="/usr/bin/chromium",
