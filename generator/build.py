@@ -163,12 +163,6 @@ def stamps(root: Path) -> tuple:
     return tuple(out)
 
 
-def theme_stamps() -> tuple:
-    """Stamps of what shapes a page beside its content: templates/ (the theme's overrides, the
-    stylesheets and scripts) and mkdocs.yml."""
-    return stamps(TEMPLATES), stamps(CONFIG)
-
-
 def generate(
     content_dir: Path, docs_dir: Path = DEFAULT_DOCS, preview: Preview | None = None
 ) -> tuple[Site, list[str]]:

@@ -66,13 +66,13 @@ def serve(args) -> int:
     # a look is rebuilt again at the next. (MkDocs' own serve waits 0.1 s against its 0.5 s poll.)
     server = Server(builder=rebuild, host=host, port=int(port), root=str(site_dir), poll=POLL, busy=rebuild.lock)
     server.build_delay = SETTLE
-    rebuild.server = server
     # Stopped by a signal (a test harness, a process manager): stop as on Ctrl-C, removing site_dir.
     signal.signal(signal.SIGTERM, _interrupt)
     try:
         rebuild()
-        for watched in (Path(args.content), pipeline.ROOT / "templates", pipeline.CONFIG):
-            server.watch(str(watched))
+        server.watch(str(args.content))
+        for theme in (pipeline.ROOT / "templates", pipeline.CONFIG):  # what pages load beside their HTML
+            server.watch(str(theme), whole=True)
         try:
             server.serve()
         except KeyboardInterrupt:
@@ -98,8 +98,6 @@ class _Rebuild:
         self.theme = pipeline.ThemeCache()  # Material's templates compiled once, not on every save
         self.lock = threading.Lock()
         self.settler: threading.Timer | None = None
-        self.server = None  # the liveserve.Server, told when a rebuild changes what pages load
-        self.looks: tuple | None = None  # build.theme_stamps() at the last rebuild
 
     def settle(self) -> None:
         with self.lock:
@@ -125,10 +123,6 @@ class _Rebuild:
                 config.plugins.on_startup(command="serve", dirty=True)
             mkdocs_build(config, serve_url=self.serve_url, dirty=not self.first)
             self.first = False
-        looks = pipeline.theme_stamps()
-        if self.server is not None and looks != self.looks:  # the theme, its scripts or styles changed:
-            self.server.reload_whole()  # open pages reload whole, not just their content (generator.liveserve)
-        self.looks = looks
         self.indexer.request(site, self.site_dir)
         print(f"rebuilt in {time.perf_counter() - started:.2f}s ({len(written)} pages regenerated)", file=sys.stderr)
         # Once saves pause, tidy the heap while nobody waits (build.Preview.settle).

@@ -9,9 +9,9 @@ puts in its pages (`SCRIPT`) fetches the rebuilt page, puts its content in place
 one's (the parts Material's instant navigation replaces: title, header topic, the container of
 the navigation, the page and its table of contents) and tells Material and our scripts through
 `document$`, as instant navigation does; the scroll position stays. It reloads the whole page
-instead when the rebuild changed what pages load beside their HTML (the stylesheets and scripts
-of docs/assets/, the theme's templates, mkdocs.yml: `Server.reload_whole`), when the theme has
-no `document$`, or when the fetch fails.
+instead when the save was to what pages load beside their HTML (templates/: the theme, its
+stylesheets and scripts; mkdocs.yml: paths watched with `whole`), when the theme has no
+`document$`, or when the fetch fails.
 
 The poll answers "EPOCH" as MkDocs' does, or "EPOCH whole" after such a rebuild: MkDocs' own
 script reads the number alone and reloads either way.
@@ -112,17 +112,20 @@ class Server(LiveReloadServer):
         """`poll`: seconds between two looks at the watched files; `busy`: held by the builder while
         it rebuilds, when nothing looks."""
         # MkDocs' watchdog observer watches nothing here (`watch`); its idle thread wakes once a second.
-        super().__init__(builder=builder, host=host, port=port, root=root, polling_interval=1.0)
+        super().__init__(builder=self._build, host=host, port=port, root=root, polling_interval=1.0)
         self.whole_after = -1  # epoch of the newest rebuild that changed what pages load beside their HTML
-        self._poll, self._busy = poll, busy
-        self._looked: list[Path] = []
+        self._builder, self._poll, self._busy = builder, poll, busy
+        self._looked: list[tuple[Path, bool]] = []
+        self._whole_pending = False  # a look found a change that pages load whole (under _rebuild_cond)
         self._quit = threading.Event()
 
-    def watch(self, path: str, func: None = None, *, recursive: bool = True) -> None:
+    def watch(self, path: str, func: None = None, *, recursive: bool = True, whole: bool = False) -> None:
         """Rebuild when a file under the folder `path` (or the file `path`) is saved, added or
-        removed: this server's own look (`_watch`), in place of MkDocs' watchdog observer."""
+        removed: this server's own look (`_watch`), in place of MkDocs' watchdog observer. `whole`:
+        what pages load beside their HTML (the theme, its scripts and styles, mkdocs.yml), so a
+        change there makes open pages reload whole."""
         self._watched_paths[path] = 1  # MkDocs puts its script in pages only while something is watched
-        self._looked.append(Path(path))
+        self._looked.append((Path(path), whole))
 
     def serve(self, *, open_in_browser: bool = False) -> None:
         threading.Thread(target=self._watch, name="look for saves", daemon=True).start()
@@ -134,21 +137,33 @@ class Server(LiveReloadServer):
 
     def _look(self) -> tuple:
         with self._busy:  # not during a rebuild
-            return tuple(stamps(path) for path in self._looked)
+            return tuple(stamps(path) for path, _ in self._looked)
+
+    def _step(self, last: tuple) -> tuple:
+        """One look: when the watched files differ from `last`, ask for a rebuild (and say whether
+        pages must reload whole after it). Returns what it saw."""
+        now = self._look()
+        if now != last:
+            whole = any(w and a != b for (_, w), a, b in zip(self._looked, last, now, strict=True))
+            with self._rebuild_cond:  # as MkDocs' own watch callback asks for a rebuild
+                self._whole_pending = self._whole_pending or whole
+                self._want_rebuild = True
+                self._rebuild_cond.notify_all()
+        return now
 
     def _watch(self) -> None:
         last = self._look()
         while not self._quit.wait(self._poll):
-            now = self._look()
-            if now != last:
-                last = now
-                with self._rebuild_cond:  # as MkDocs' own watch callback asks for a rebuild
-                    self._want_rebuild = True
-                    self._rebuild_cond.notify_all()
+            last = self._step(last)
 
-    def reload_whole(self) -> None:
-        """Called by the builder during a rebuild: pages older than it reload whole."""
-        self.whole_after = self._wanted_epoch  # the epoch of the rebuild under way (MkDocs' _build_loop)
+    def _build(self) -> None:
+        """The builder, run by MkDocs' _build_loop: after a look found a change pages load whole,
+        pages older than this rebuild (its epoch, set by the loop before it builds) reload whole."""
+        with self._rebuild_cond:
+            whole, self._whole_pending = self._whole_pending, False
+        if whole:
+            self.whole_after = self._wanted_epoch
+        self._builder()
 
     def _serve_request(self, environ, start_response):
         answer = super()._serve_request(environ, start_response)

@@ -1,5 +1,6 @@
 """Live preview (`python -m generator serve`, generator/liveserve.py): a save shows in the open page
-without reloading it, where the reader was; a change to the theme reloads the page whole."""
+without reloading it, where the reader was; a save to the theme reloads the page whole. Every wait
+here is for an event (the server saying it rebuilt, a look taken), not for a length of time."""
 
 from __future__ import annotations
 
@@ -9,17 +10,13 @@ import socket
 import subprocess
 import sys
 import threading
-import time
-import urllib.request
 from pathlib import Path
 
 import pytest
 
-from generator import commands, liveserve
+from generator import liveserve
 from tests.browser import TIMEOUT_MS
 from tests.conftest import FIXTURE, ROOT
-
-pytestmark = pytest.mark.browser
 
 
 def _free_port() -> int:
@@ -28,53 +25,60 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
+class _Said:
+    """What the server writes to stderr, read line by line as it comes."""
+
+    def __init__(self, stream) -> None:
+        self.stream, self.lines = stream, []
+
+    def until_rebuilt(self) -> None:
+        """Read until the server says it finished a rebuild ("rebuilt in …"); fail if it exits first."""
+        for line in self.stream:
+            self.lines.append(line)
+            if line.startswith("rebuilt in "):
+                return
+        pytest.fail("the server stopped:\n" + "".join(self.lines))
+
+
 @contextlib.contextmanager
-def _serving(content: Path, docs: Path, log: Path):
-    """`python -m generator serve` on `content`, as a user runs it; its address once it answers."""
+def _serving(content: Path, docs: Path):
+    """`python -m generator serve` on `content`, as a user runs it, once its first build is done:
+    (its address, what it says)."""
     port = _free_port()
-    with open(log, "w") as err:
-        server = subprocess.Popen(
-            [sys.executable, "-m", "generator", "serve", "--content", str(content), "--docs", str(docs)]
-            + ["--addr", f"127.0.0.1:{port}"],
-            cwd=ROOT,
-            stdout=subprocess.DEVNULL,
-            stderr=err,
-        )
-    base = f"http://127.0.0.1:{port}/"
+    server = subprocess.Popen(
+        [sys.executable, "-m", "generator", "serve", "--content", str(content), "--docs", str(docs)]
+        + ["--addr", f"127.0.0.1:{port}"],
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    said = _Said(server.stderr)
     try:
-        deadline = time.monotonic() + 300  # the first build; a bound on a hang, not on speed
-        while True:
-            try:
-                urllib.request.urlopen(base + "releases/2.8/", timeout=10).close()
-                break
-            except OSError:
-                assert server.poll() is None, log.read_text(encoding="utf-8")
-                assert time.monotonic() < deadline, log.read_text(encoding="utf-8")
-                time.sleep(0.3)
-        yield base
+        said.until_rebuilt()
+        yield f"http://127.0.0.1:{port}/", said
     finally:
         server.terminate()
-        server.wait(timeout=60)
+        server.communicate()
 
 
+@pytest.mark.browser
 def test_a_save_shows_in_the_open_page_without_a_reload(tmp_path, page, watch):
     content = tmp_path / "content"
     shutil.copytree(FIXTURE, content)
-    with _serving(content, tmp_path / "docs", tmp_path / "serve.log") as base:
+    with _serving(content, tmp_path / "docs") as (base, said):
         page.set_viewport_size({"width": 1400, "height": 500})
         page.goto(base + "releases/2.8/")
         page.wait_for_function("() => window.document$ !== undefined", timeout=TIMEOUT_MS)
         page.evaluate("() => { window.atlasTestMark = 1; window.scrollTo(0, 300); }")
-        page.wait_for_timeout(300)  # Material notes the scroll position after 100 ms
         scrolled = page.evaluate("window.scrollY")
         assert scrolled > 0
         release = content / "releases" / "2.8.yaml"
         text = release.read_text(encoding="utf-8")
         release.write_text(text.replace("The second fixture release.", "The second fixture release, edited."))
+        said.until_rebuilt()  # the save's rebuild is done; the page swaps its content next
         page.wait_for_function(
-            "() => document.body.textContent.includes('The second fixture release, edited.')",
-            timeout=60_000,
-            polling=100,
+            "() => document.body.textContent.includes('The second fixture release, edited.')", timeout=TIMEOUT_MS
         )
         assert page.evaluate("window.atlasTestMark") == 1, "the page was reloaded"
         assert page.evaluate("window.scrollY") == scrolled
@@ -88,74 +92,90 @@ def test_a_save_shows_in_the_open_page_without_a_reload(tmp_path, page, watch):
             == snippets
         )
         assert not watch.errors(), watch.errors()
-    assert "Traceback" not in (tmp_path / "serve.log").read_text(encoding="utf-8")
+    assert not any("Traceback" in line for line in said.lines), "".join(said.lines)
 
 
-def test_a_poll_says_whole_after_a_rebuild_that_changed_the_theme(tmp_path):
+@contextlib.contextmanager
+def _server(tmp_path: Path, busy=None):
+    """A liveserve.Server that is never started: its looks and its poll's answers are called directly."""
+    built = []
     server = liveserve.Server(
-        builder=lambda: None, host="127.0.0.1", port=_free_port(), root=str(tmp_path), poll=0.05, busy=threading.Lock()
+        builder=lambda: built.append(server._wanted_epoch),
+        host="127.0.0.1",
+        port=_free_port(),
+        root=str(tmp_path),
+        poll=0.05,
+        busy=busy or threading.Lock(),
     )
-
-    def poll(epoch: int) -> bytes:
-        answer = server._serve_request({"PATH_INFO": f"/livereload/{epoch}/1"}, lambda *a: None)
-        return b"".join(answer)
-
+    server.built = built
     try:
-        server._wanted_epoch = server._visible_epoch = 100  # a rebuild of the templates, done
-        server.reload_whole()
-        assert poll(50) == b"100 whole"  # a page older than it reloads whole
-        server._wanted_epoch = server._visible_epoch = 200  # then a content edit
-        assert poll(150) == b"200"  # a page loaded after the theme change swaps its content
-        assert poll(50) == b"200 whole"
+        yield server
     finally:
         server.server_close()
 
 
-def test_only_a_change_to_the_theme_makes_pages_reload_whole(tmp_path, monkeypatch):
-    class Told:
-        def __init__(self) -> None:
-            self.whole = 0
-
-        def reload_whole(self) -> None:
-            self.whole += 1
-
-    rebuild = commands._Rebuild(FIXTURE, tmp_path / "site", "http://127.0.0.1:8000/", tmp_path / "docs")
-    rebuild.indexer.stop()
-    rebuild.server = told = Told()
-    try:
-        rebuild()  # the first build: nothing was open before it
-        rebuild()  # a save in content/: the open page swaps its content
-        assert told.whole == 1
-        stamps = commands.pipeline.theme_stamps()
-        monkeypatch.setattr(commands.pipeline, "theme_stamps", lambda: (stamps, "a template saved"))
-        rebuild()
-        assert told.whole == 2
-    finally:
-        if rebuild.settler is not None:
-            rebuild.settler.cancel()
+def _poll(server, epoch: int) -> bytes:
+    return b"".join(server._serve_request({"PATH_INFO": f"/livereload/{epoch}/1"}, lambda *a: None))
 
 
-def test_a_save_asks_for_a_rebuild_but_no_look_runs_during_one(tmp_path):
-    watched = tmp_path / "content"
-    watched.mkdir()
-    (watched / "a.yaml").write_text("a: 1\n")
-    busy = threading.Lock()
-    server = liveserve.Server(
-        builder=lambda: None, host="127.0.0.1", port=_free_port(), root=str(tmp_path), poll=0.02, busy=busy
-    )
-    server.watch(str(watched))
-    try:
-        looker = threading.Thread(target=server._watch, daemon=True)
-        looker.start()
-        time.sleep(0.1)  # its first look, which the save below is measured against
-        with busy:  # a rebuild under way: no look may run, so no rebuild is asked for
-            (watched / "a.yaml").write_text("a: 2\n")
-            time.sleep(0.2)
-            assert not server._want_rebuild
-        deadline = time.monotonic() + 30
-        while not server._want_rebuild:  # the rebuild over, the next look finds the save
-            assert time.monotonic() < deadline
-            time.sleep(0.01)
-    finally:
-        server._quit.set()
-        server.server_close()
+def _folder(tmp_path: Path, name: str) -> Path:
+    folder = tmp_path / name
+    folder.mkdir()
+    (folder / "a.txt").write_text("1\n")
+    return folder
+
+
+def test_a_save_to_the_theme_makes_older_pages_reload_whole(tmp_path):
+    content, theme = _folder(tmp_path, "content"), _folder(tmp_path, "templates")
+    with _server(tmp_path) as server:
+        server.watch(str(content))
+        server.watch(str(theme), whole=True)
+        last = server._look()
+        (theme / "a.txt").write_text("22\n")  # a stylesheet saved
+        last = server._step(last)
+        assert server._want_rebuild
+        server._wanted_epoch = server._visible_epoch = 100  # MkDocs' build loop: this rebuild's epoch
+        server._build()
+        assert server.built == [100]
+        assert _poll(server, 50) == b"100 whole"  # a page older than it reloads whole
+        (content / "a.txt").write_text("333\n")  # then a content edit
+        server._step(last)
+        server._wanted_epoch = server._visible_epoch = 200
+        server._build()
+        assert _poll(server, 150) == b"200"  # a page loaded after the theme change swaps its content
+        assert _poll(server, 50) == b"200 whole"
+
+
+def test_a_content_save_asks_for_a_rebuild_that_swaps_pages(tmp_path):
+    content = _folder(tmp_path, "content")
+    with _server(tmp_path) as server:
+        server.watch(str(content))
+        last = server._look()
+        assert server._step(last) == last and not server._want_rebuild  # nothing saved: nothing asked
+        (content / "a.txt").write_text("22\n")
+        server._step(last)
+        assert server._want_rebuild
+        server._wanted_epoch = server._visible_epoch = 100
+        server._build()
+        assert server.whole_after == -1
+        assert _poll(server, 50) == b"100"
+
+
+def test_a_look_holds_the_rebuilds_lock(tmp_path, monkeypatch):
+    """A look never runs during a rebuild: it takes the lock the rebuild holds (commands._Rebuild)."""
+    events = []
+
+    class Busy:
+        def __enter__(self):
+            events.append("lock")
+
+        def __exit__(self, *exc):
+            events.append("unlock")
+
+    content = _folder(tmp_path, "content")
+    with _server(tmp_path, busy=Busy()) as server:
+        server.watch(str(content))
+        stamps = liveserve.stamps
+        monkeypatch.setattr(liveserve, "stamps", lambda path: events.append("look") or stamps(path))
+        server._step(server._look())
+    assert events == ["lock", "look", "unlock", "lock", "look", "unlock"]
