@@ -20,7 +20,7 @@ from .computed import Site
 from .enrich import enrich
 from .errors import ContentError
 from .load import load
-from .pages import ROOT
+from .pages import ROOT, pages
 from .render import TEMPLATES, Rendered, render_site, template_cache, write_changed
 from .session import Session
 
@@ -39,6 +39,7 @@ def site_model(content_dir: Path, session: Session | None = None) -> Site:
     s = session if session is not None else Session()
     s.start()
     site = enrich(load(content_dir, s), s)
+    pages(site)  # listed once, here: a build's forked children inherit the list
     s.done()
     problems = invariants.check(site, content_dir)
     if problems:

@@ -50,11 +50,11 @@ from .model import (
     RetiredSymbol,
     Tier,
     Vocabulary,
+    applies_to,
     page_spans,
     release_spans,
     version_key,
 )
-from .pages import pages
 from .session import Session
 
 
@@ -116,7 +116,6 @@ def enrich(content: Content, session: Session | None = None) -> Site:
         home=d(home.home, story, tiers, ledger, versions),
         coverage=d(_coverage, releases),
     )
-    pages(site)  # listed once, here: a build's forked children inherit the list
     return site
 
 
@@ -424,12 +423,6 @@ def _contributors(releases: tuple[Release, ...]) -> tuple[Contributor, ...]:
 
 
 # ---------------------------------------------------------------- the upgrade guide between two releases
-
-
-def applies_to(backends: tuple[str, ...], backend: str) -> bool:
-    """Whether a change or entry concerns a reader on `backend` ("" for any): one naming no backend
-    concerns every backend. atlas-rules.js `concerns` is the same rule."""
-    return not backend or not backends or backend in backends
 
 
 def guide(site: Site, start: str, end: str, backend: str = "") -> dict[str, tuple]:

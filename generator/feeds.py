@@ -11,7 +11,7 @@ from xml.sax.saxutils import escape, quoteattr
 from . import urls
 from .computed import Site
 from .model import CHANGE_LABELS, UPGRADE_GROUPS, Entry, Release
-from .search import plain
+from .textfilters import plain
 
 
 def _when(date: dt.date) -> str:

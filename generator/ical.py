@@ -14,7 +14,7 @@ from collections.abc import Callable
 
 from . import urls
 from .computed import LedgerRow, Site
-from .search import plain
+from .textfilters import plain
 
 PRODID = "-//PyTorch Release Atlas//calendar//EN"
 

@@ -425,3 +425,9 @@ def release_spans(versions: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
 
 
 """A ledger row's status (LedgerRow.status, but "removed") as the home page's list words it."""
+
+
+def applies_to(backends: tuple[str, ...], backend: str) -> bool:
+    """Whether a change or entry concerns a reader on `backend` ("" for any): one naming no backend
+    concerns every backend. atlas-rules.js `concerns` is the same rule."""
+    return not backend or not backends or backend in backends

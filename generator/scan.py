@@ -6,7 +6,7 @@ It reads the same records the upgrade guide reads (the API's release files: each
 `api/v1/releases/`, and matches each line of each `.py` file with the paste filter's rules
 (`symbols.tokens`, `symbols.match_keys`): a line is reported for a change exactly when pasting that
 line into /upgrade/'s paste box would keep the change. The range and backend rule are the guide's
-(`enrich.applies_to`; known issues whatever the backend).
+(`model.applies_to`; known issues whatever the backend).
 
 Speed: the changes are indexed by their match keys, and a file is split into lines only when it
 holds the last part of some key as a word; most files of a codebase hold none.
@@ -28,9 +28,8 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from . import symbols, urls
-from .enrich import applies_to
 from .errors import UsageError, did_you_mean
-from .model import BREAKING_GROUPS, EVERY_BACKEND_GROUPS, version_key
+from .model import BREAKING_GROUPS, EVERY_BACKEND_GROUPS, applies_to, version_key
 
 MAX_BYTES = 4 * 1024 * 1024
 """A file larger than this is not code a person wrote: it is reported and skipped."""

@@ -27,6 +27,7 @@ from . import search_child, urls
 from .computed import Site
 from .model import SECTION_TITLES, SECTIONS
 from .pages import pages
+from .textfilters import plain
 
 NAMES, BUNDLE = search_child.NAMES, search_child.BUNDLE
 SYMPTOMS = "symptoms.json"  # in NAMES/: every change's error and warning texts (`symptoms`)
@@ -109,15 +110,6 @@ def shard(key: str) -> str:
     for byte in key.encode("utf-8"):
         h = ((h ^ byte) * 0x01000193) & 0xFFFFFFFF
     return f"{h % SHARDS:0{SHARD_DIGITS}x}"
-
-
-def plain(markdown: str) -> str:
-    """Record-line Markdown as the words a reader sees: no backticks, links as their text."""
-    text = re.sub(r"^\s*(?:[-*+]|#+)\s+", "", markdown)  # a list item's bullet, a heading's hashes
-    text = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", text)
-    text = re.sub(r"\*\*|`", "", text)
-    text = text.replace("_(from miscategorized)_", "")  # the notes editors' mark (textfilters._EDITORS)
-    return " ".join(text.split())
 
 
 def _version_names(version: str) -> list[str]:

@@ -211,3 +211,12 @@ def finalize(value):
 def release_date(date: dt.date) -> str:
     """A release date as pages print it: "October 15, 2025"."""
     return f"{date:%B} {date.day}, {date.year}"
+
+
+def plain(markdown: str) -> str:
+    """Record-line Markdown as the words a reader sees: no backticks, links as their text."""
+    text = re.sub(r"^\s*(?:[-*+]|#+)\s+", "", markdown)  # a list item's bullet, a heading's hashes
+    text = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", text)
+    text = re.sub(r"\*\*|`", "", text)
+    text = text.replace("_(from miscategorized)_", "")  # the notes editors' mark (textfilters._EDITORS)
+    return " ".join(text.split())

@@ -15,7 +15,7 @@ import subprocess
 import pytest
 import yaml
 
-from generator import browser, envpaste, search, symbols
+from generator import browser, envpaste, search, symbols, textfilters
 from tests.conftest import ROOT, real_model
 
 RULES = ROOT / "templates" / "assets" / "atlas-rules.js"
@@ -171,7 +171,7 @@ def cases() -> dict:
     python = {
         "normalise": [search.normalise(q) for q in payload["normalise"]],
         "shard": [search.shard(k) for k, _ in payload["shard"]],
-        "plain": [search.plain(t) for t in payload["plain"]],
+        "plain": [textfilters.plain(t) for t in payload["plain"]],
         "tokens": [sorted(symbols.tokens(p)) for p in payload["tokens"]],
         "matches": [symbols.matches(tuple(s), symbols.tokens(p)) for s, p in payload["matches"]],
         "env": [envpaste.read(p) for p in payload["env"]],

@@ -165,7 +165,7 @@ def test_no_import_cycle_in_the_package_and_urls_imports_nothing_of_it():
     assert [m for m in graph if reaches(m, m)] == []
     # The stages' nevers: what lays out pages computes no view (enrich) and reads no file (load);
     # only the pipeline (build), the content writers and `scan` (a verb that runs the pipeline and
-    # takes the guide's backend rule, enrich.applies_to) reach back.
+    # takes the guide's backend rule, model.applies_to) reach back.
     upstream = {"enrich", "load", "home"}
     allowed = {"build", "enrich", "load", "import_notes", "new_release", "scan"}
     assert {m: sorted(graph[m] & upstream) for m in graph if m not in allowed and graph[m] & upstream} == {}
