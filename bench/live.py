@@ -2,7 +2,7 @@
 
 Runs `python -m generator serve` on a copy of the content, opens a page in headless Chromium,
 adds a unique word to the YAML it shows, and times until the page shows it (poll for changes,
-regenerate, MkDocs rebuild, the page's content swapped in: generator.liveserve): the largest
+regenerate, MkDocs rebuild, the page's content swapped in: generator.cli.liveserve): the largest
 release page, then a feature page. "Shows" is the first animation frame whose document holds the
 word, noted by the page itself (`_WATCH`). Each try is split: the rebuild as the server reports it ("rebuilt in X s"),
 the page's swap with nothing rebuilt (timed inside the page). The saves follow one another on the
@@ -25,7 +25,7 @@ import time
 import urllib.request
 from pathlib import Path
 
-from generator import commands
+from generator.cli import commands
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -139,7 +139,7 @@ def main(argv: list[str] | None = None) -> int:
             out.write(
                 "\n## Live preview\n\n"
                 f"`make serve` polls `content/` and `templates/` every {commands.POLL} s, re-renders only the pages that show what changed,\n"
-                "MkDocs rebuilds just those pages (a 'dirty' build), and the open page swaps in its rebuilt content (generator/liveserve.py).\n"
+                "MkDocs rebuilds just those pages (a 'dirty' build), and the open page swaps in its rebuilt content (generator/cli/liveserve.py).\n"
                 "Measured with `python -m bench.live`: add a word to a YAML file and time until the page open in headless Chromium\n"
                 "shows it (the first animation frame whose document holds it). Beside each median: the rebuild as the server\n"
                 "reports it (regenerate, then MkDocs' dirty build) and the page's swap with nothing rebuilt; the rest is the wait\n"
@@ -207,7 +207,7 @@ _WATCH = """word => {
 _SEEN = "() => window.atlasShownAt !== undefined || window.atlasWatching === undefined"
 _SHOWS = "word => document.body !== null && document.body.textContent.includes(word)"
 
-# The live-preview script's swap of the page's content (generator.liveserve), timed in the page
+# The live-preview script's swap of the page's content (generator.cli.liveserve), timed in the page
 # up to the next animation frame: milliseconds.
 _SWAP_ALONE = """async () => {
   const started = performance.now();

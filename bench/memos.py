@@ -21,7 +21,10 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def memos() -> dict[str, tuple[object, str]]:
     """Every functools memo of the modules a render runs: name -> (module, attribute)."""
-    from generator import card, cite, render, textfilters, urls
+    from generator.markup import textfilters
+    from generator.model import urls
+    from generator.pages import cite
+    from generator.render import card, render
 
     out = {}
     for module in (textfilters, urls, cite, card, render):
@@ -33,7 +36,9 @@ def memos() -> dict[str, tuple[object, str]]:
 
 def measure(tries: int = 3) -> list[tuple[str, float]]:
     """(memo, seconds) for the render with all memos, then without each."""
-    from generator import build, clear_caches, render
+    from generator import clear_caches
+    from generator.pipeline import build
+    from generator.render import render
 
     site = build.site_model(ROOT / "content")
     env = render.environment()

@@ -281,7 +281,7 @@ def time_split(run: dict, cores: int) -> list[str]:
             "",
             f"MkDocs builds one page after another in one thread. Python-Markdown takes {steps['markdown']:.2f} s"
             f" ({1000 * steps['markdown'] / pages:.1f} ms a page) although every block the generator renders"
-            " reaches it as finished HTML (generator/rawhtml.py): what it still reads is each page's"
+            " reaches it as finished HTML (generator/markup/rawhtml.py): what it still reads is each page's"
             " headings, from which it makes the table of contents and the anchors, and the tables, lists"
             f" and paragraphs written in Markdown. Material's page template takes {steps['templates']:.2f} s"
             f" ({1000 * steps['templates'] / pages:.1f} ms a page: head, header, tabs, navigation, footer),"
@@ -326,7 +326,7 @@ def markdown(runs: list[dict], verdicts: list[tuple[str, str, str]], machine: di
             else ""
         ),
         "",
-        "A build uses both cores (`generator/forked.py`): a forked child reads half the content files"
+        "A build uses both cores (`generator/util/forked.py`): a forked child reads half the content files"
         " while the build reads the rest, another renders every other page; the search index is made"
         " by a third process at low priority from the model, while the pages render and MkDocs runs."
         " Jinja templates, ours and Material's, are compiled once and kept in `build/templates/`, as"

@@ -2,7 +2,7 @@
 
     python -m bench.run --content C --docs D --site S --edit releases/X.Y.yaml [--profile DIR]
 
-Runs the real pipeline (generator.build.build_site, the build's order the CLI runs too), then, in
+Runs the real pipeline (generator.pipeline.build.build_site, the build's order the CLI runs too), then, in
 the same warm process as `serve` would, regenerates after editing the summary of one release
 file, which it restores afterwards (EDIT_TRIES times; the median is reported). Prints one JSON object
 per line, one per stage, so a build killed by the time limit still reports what it finished.
@@ -43,7 +43,8 @@ def pagefind_alone(site) -> dict:
     import subprocess
     import tempfile
 
-    from generator import search, search_child
+    from generator.search import child as search_child
+    from generator.search import records as search
 
     records = [page for _, page in search.records(site, search.page_meta(site))]
     with tempfile.TemporaryDirectory(prefix="bench-pagefind-") as out:
@@ -106,7 +107,7 @@ def main(argv: list[str] | None = None) -> int:
         args.profile.mkdir(parents=True, exist_ok=True)
     _emit(stage="start")
 
-    from generator import build as pipeline
+    from generator.pipeline import build as pipeline
 
     _emit(stage="imported")
     timings: dict[str, float] = {}
@@ -137,7 +138,7 @@ def main(argv: list[str] | None = None) -> int:
     import mkdocs.commands.build as mkdocs_commands
     from mkdocs.structure.pages import Page
 
-    from generator import indexing
+    from generator.search import indexing
 
     kept = indexing.Beside.place, mkdocs_commands.build, mkdocs_commands._build_page, Page.render
     indexing.Beside.place = timed("index-wait", indexing.Beside.place)
@@ -168,7 +169,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.pagefind:
         _emit(stage="pagefind-alone", **pagefind_alone(site))
     # The feature aliases' redirects, for the bench's Zensical build of the same docs.
-    from generator import manifest
+    from generator.pipeline import manifest
 
     (args.docs.parent / REDIRECTS).write_text(json.dumps(manifest.redirects(site), sort_keys=True), encoding="utf-8")
 

@@ -126,7 +126,7 @@ def snapshot_code(out: Path) -> Path:
     """Copy the project (generator, templates, mkdocs.yml ...) into out/code; builds run there.
 
     Every scale then builds with the same code, even while the working tree changes under
-    the benchmark's feet; generator.build finds templates/ and mkdocs.yml beside its package.
+    the benchmark's feet; generator.pipeline.build finds templates/ and mkdocs.yml beside its package.
     """
     code = out / "code"
     shutil.rmtree(code, ignore_errors=True)
@@ -458,7 +458,7 @@ def main(argv: list[str] | None = None) -> int:
                 trash.discard(work / f"{scale}x" / folder)
     info["files_after"] = small_files_seconds(work, trash)
     log("scan: a synthetic codebase of 10,000 files")
-    from generator import scan as scanner
+    from generator.tools import scan as scanner
 
     info["scan"] = scanner.bench(10_000)
     verdicts = report.targets(runs, args.timeout)

@@ -10,8 +10,9 @@ import gc
 import sys
 from pathlib import Path
 
-from . import commands, urls
-from .errors import exit_code
+from .cli import commands
+from .model import urls
+from .model.errors import exit_code
 
 DEFAULT_CONTENT = Path(__file__).resolve().parent.parent / "content"
 

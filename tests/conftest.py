@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from generator.build import site_model
-from generator.computed import Site
+from generator.model.computed import Site
+from generator.pipeline.build import site_model
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURE = ROOT / "tests" / "fixtures" / "content"

@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from generator.build import CONFIG
-from generator.errors import ContentError
-from generator.load import load
+from generator.load.load import load
+from generator.model.errors import ContentError
+from generator.pipeline.build import CONFIG
 from tests.conftest import FIXTURE, ROOT
 
 

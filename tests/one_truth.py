@@ -1,5 +1,5 @@
 """Read every surface of a built site that states a feature's standing or ending, and say where one
-disagrees with the model (generator.facts): the feature (or family) page's fact lines, the features
+disagrees with the model (generator.enrich.facts): the feature (or family) page's fact lines, the features
 index, each backend's matrix row, the badges, the JSON API (the feature's file and features.json),
 the page head (description, Open Graph and Twitter), the search records, the ledger and the home
 page's list of what is on its way out. tests/test_one_truth.py runs it on the real site and on
@@ -12,8 +12,9 @@ import json
 import re
 from pathlib import Path
 
-from generator import search, urls
-from generator.computed import Feature, Site
+from generator.model import urls
+from generator.model.computed import Feature, Site
+from generator.search import records as search
 
 _TAG = re.compile(r"<[^>]+>")
 

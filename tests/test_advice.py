@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import re
 
-from generator import enrich
-from generator.model import version_key
+from generator.enrich import enrich
+from generator.model.content import version_key
 from tests.conftest import real_model
 
 MOVE_TO = re.compile(r"(?:[Uu]se|Replace[^.]*?with|[Mm]ove to|[Ss]witch to|[Cc]all)\s+`([\w.]{6,})")

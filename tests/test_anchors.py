@@ -11,10 +11,12 @@ from pathlib import Path
 import pytest
 import yaml
 
-from generator import import_notes, manifest, urls
-from generator.build import site_model
-from generator.errors import ContentError
-from generator.import_notes import parse_notes, render_changes_yaml
+from generator.model import urls
+from generator.model.errors import ContentError
+from generator.notes import importer as import_notes
+from generator.notes.importer import parse_notes, render_changes_yaml
+from generator.pipeline import manifest
+from generator.pipeline.build import site_model
 from tests.conftest import FIXTURE, real_model, run_cli
 from tests.helpers import line_of
 

@@ -13,8 +13,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from generator import manifest, urls
-from generator.build import site_model
+from generator.model import urls
+from generator.pipeline import manifest
+from generator.pipeline.build import site_model
 from tests.browser import serve
 from tests.conftest import FIXTURE, run_cli
 

@@ -10,7 +10,7 @@ from urllib.parse import urlsplit
 
 import jsonschema
 
-from generator.api import SCHEMA
+from generator.render.api import SCHEMA
 from tests.conftest import FIXTURE, REAL_RELEASES, RealBuild, run_cli
 from tests.crawl import broken_links
 

@@ -4,7 +4,7 @@ or the benchmark measures nothing at 10× and 50× (it reports "invalid corpus")
 from __future__ import annotations
 
 from bench.corpus import make_corpus
-from generator.build import site_model
+from generator.pipeline.build import site_model
 from tests.conftest import ROOT
 
 

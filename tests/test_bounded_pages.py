@@ -11,10 +11,11 @@ from collections import defaultdict
 import pytest
 
 from bench.corpus import make_corpus
-from generator import pages, urls
-from generator.build import site_model
-from generator.computed import CHANGES_ON_PAGE
-from generator.render import render_all
+from generator.model import urls
+from generator.model.computed import CHANGES_ON_PAGE
+from generator.pages import pagelist as pages
+from generator.pipeline.build import site_model
+from generator.render.render import render_all
 from tests.conftest import ROOT, real_model
 
 # The page kinds this issue bounds: their largest page must not grow with the number of releases.
@@ -134,7 +135,7 @@ def test_a_family_page_keeps_its_anchors_and_leads_to_its_release_pages(real_fil
 def test_a_module_page_lists_a_names_newest_uses_and_links_to_all_of_them(real_files):
     """A symbol page grows with its names, not with every release: a name lists its newest uses
     and, when named more often, links to its own page listing every use."""
-    from generator.computed import SYMBOL_USES_SHOWN
+    from generator.model.computed import SYMBOL_USES_SHOWN
 
     module = real_model().symbol_pages["torch"]
     url = urls.symbol_page(module.name)

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from generator import build as pipeline
+from generator.pipeline import build as pipeline
 from tests.conftest import FIXTURE, ROOT, real_model, run_cli
 from tests.helpers import edit, tree
 
@@ -124,7 +124,7 @@ def test_mkdocs_strict_failure_after_writing_leaves_the_site(old_site, tmp_path)
 HOOKED_BUILD = """
 import os, pathlib, runpy, signal, subprocess, sys, tempfile
 import mkdocs.commands.build as mkdocs_build
-from generator import build
+from generator.pipeline import build
 
 point = sys.argv.pop(1)
 
@@ -169,10 +169,10 @@ elif point == "temp-folder-made":
     tempfile.mkdtemp = dies_after(tempfile.mkdtemp, when=lambda path: ".building-" in path)
 elif point == "mkdocs-writing-pages":
     mkdocs_build._build_page = dies_after(mkdocs_build._build_page, nth=5)
-elif point == "search-indexing":  # the index's child (generator.search_child) just started
+elif point == "search-indexing":  # the index's child (generator.search.child) just started
     real_init = subprocess.Popen.__init__
     def started(self, args, *rest, **kwargs):
-        if "search_child" in " ".join(map(str, args)):  # a stand-in as slow as on a large site
+        if "generator.search.child" in " ".join(map(str, args)):  # a stand-in as slow as on a large site
             args = [sys.executable, "-c", "import time; time.sleep(30)", *map(str, args)]
             real_init(self, args, *rest, **kwargs)
             die()
@@ -219,7 +219,7 @@ KILL_POINTS = [
     pytest.param("fallback-removing-old-site", "new", 1, id="fallback-removing-old-site"),
 ]
 """search-indexing: the model built, the search index's child just started (it works in a folder
-of its own beside the site until placed; generator.indexing.Beside). mkdocs-build-entered: pages
+of its own beside the site until placed; generator.search.indexing.Beside). mkdocs-build-entered: pages
 generated, the index under way. temp-folder-made, mkdocs-writing-pages (after the fifth page),
 swap-entered: the new site half or fully built beside the old one. exchanged: right after the
 one-step exchange. removing-old-site: halfway through deleting the old copy. swap-returned: done,

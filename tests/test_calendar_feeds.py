@@ -10,9 +10,10 @@ import xml.etree.ElementTree as ET
 import icalendar
 import pytest
 
-from generator import feeds, ical, urls
-from generator.build import site_model
-from generator.render import drawn
+from generator.model import urls
+from generator.pipeline.build import site_model
+from generator.render import feeds, ical
+from generator.render.render import drawn
 from tests.conftest import FIXTURE, real_model, run_cli
 
 BASE = "https://atlas.example.org/"

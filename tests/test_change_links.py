@@ -8,7 +8,7 @@ import json
 import re
 from pathlib import Path
 
-from generator import urls
+from generator.model import urls
 from tests.conftest import RealBuild, real_model
 from tests.helpers import element_texts
 

@@ -1,13 +1,14 @@
 """The "Link or embed" block and a change's ¶ menu in Chromium: every snippet kind copies, by
-keyboard, exactly the text Python's table (generator.cite) makes for it."""
+keyboard, exactly the text Python's table (generator.pages.cite) makes for it."""
 
 from __future__ import annotations
 
 import pytest
 
-from generator import cite, urls
-from generator.build import site_model
-from generator.describe import SITE_NAME
+from generator.model import urls
+from generator.pages import cite
+from generator.pages.describe import SITE_NAME
+from generator.pipeline.build import site_model
 from tests.browser import ROOT, TIMEOUT_MS, watch_page
 from tests.helpers import AXE, BLOCKING, SHOTS
 
@@ -70,7 +71,7 @@ def _cut(text: str, limit: int = 100) -> str:
 
 
 def copies_each_kind(page, served: str, version: str, change) -> None:
-    """Each kind in an open ¶ menu copies what generator.cite makes of the change's title and URL."""
+    """Each kind in an open ¶ menu copies what generator.pages.cite makes of the change's title and URL."""
     menu = change.locator("#atlas-cite-menu")
     url = served + urls.at(urls.release(version), change.get_attribute("id"))
     title = f"PyTorch {version}: {_cut(change.locator('p').first.text_content())}"

@@ -7,8 +7,8 @@ import re
 
 import pytest
 
-from generator.enrich import guide
-from generator.model import BREAKING_GROUPS
+from generator.enrich.enrich import guide
+from generator.model.content import BREAKING_GROUPS
 from tests.conftest import LATEST, real_model
 
 pytestmark = pytest.mark.browser

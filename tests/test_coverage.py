@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from generator.build import site_model
+from generator.pipeline.build import site_model
 from tests.conftest import RealBuild, real_model, run_cli
 
 ATOM = "{http://www.w3.org/2005/Atom}"

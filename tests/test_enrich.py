@@ -13,10 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from generator import changeviews, facts, urls
-from generator.build import site_model
-from generator.computed import Site
-from generator.model import tier_at
+from generator.enrich import changeviews, facts
+from generator.model import urls
+from generator.model.computed import Site
+from generator.model.content import tier_at
+from generator.pipeline.build import site_model
 from tests.conftest import FIXTURE
 
 

@@ -8,7 +8,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from generator import envpaste
+from generator.pages import envpaste
 from tests.conftest import LATEST, ROOT
 
 pytestmark = pytest.mark.browser

@@ -1,4 +1,4 @@
-"""The environment box's rules (generator/envpaste.py) on real-format pastes, and the GPU data's
+"""The environment box's rules (generator/pages/envpaste.py) on real-format pastes, and the GPU data's
 checks (content/gpu_archs.yaml). tests/test_js_parity.py holds the browser's copy to these."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import shutil
 
 import pytest
 
-from generator import envpaste
+from generator.pages import envpaste
 from tests.conftest import FIXTURE, ROOT, real_model, run_cli
 
 ENVS = ROOT / "tests" / "data" / "env"

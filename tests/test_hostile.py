@@ -19,9 +19,9 @@ from pathlib import Path
 import pytest
 
 import generator
-from generator import textfilters
-from generator.textfilters import _blocks, rich
-from generator.yamlsrc import MAX_BYTES, MAX_DEPTH
+from generator.load.yamlsrc import MAX_BYTES, MAX_DEPTH
+from generator.markup import textfilters
+from generator.markup.textfilters import _blocks, rich
 from tests.conftest import run_cli
 from tests.helpers import line_of, position
 

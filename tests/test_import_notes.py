@@ -12,13 +12,14 @@ import jsonschema
 import pytest
 import yaml
 
-from generator import import_notes, urls
-from generator._notes_parser import SECTIONS, classify, is_sentence, section_key
-from generator.errors import ContentError
-from generator.import_notes import ImportedChange, parse_notes, render_changes_yaml
-from generator.model import HAND_WRITTEN
-from generator.writer import write_atomic
-from generator.yamlsrc import MAX_BYTES, MAX_DEPTH
+from generator.load.yamlsrc import MAX_BYTES, MAX_DEPTH
+from generator.model import urls
+from generator.model.content import HAND_WRITTEN
+from generator.model.errors import ContentError
+from generator.notes import importer as import_notes
+from generator.notes.importer import ImportedChange, parse_notes, render_changes_yaml
+from generator.notes.parser import SECTIONS, classify, is_sentence, section_key
+from generator.util.writer import write_atomic
 from tests.conftest import run_cli
 from tests.helpers import NOTES_FILES, SOURCES
 

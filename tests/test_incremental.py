@@ -14,10 +14,10 @@ from pathlib import Path
 import pytest
 import yaml
 
-from generator import build
-from generator.errors import ContentError
-from generator.render import render_all
-from generator.schema import SCHEMA_DIR
+from generator.load.schema import SCHEMA_DIR
+from generator.model.errors import ContentError
+from generator.pipeline import build
+from generator.render.render import render_all
 from tests.conftest import FIXTURE, ROOT
 
 EDITS = [
@@ -80,7 +80,7 @@ def test_an_edit_to_a_release_summary_renders_only_the_pages_that_show_it(tmp_pa
 
 def test_an_edit_to_a_release_summary_computes_again_only_what_holds_that_release(tmp_path):
     """Bounded work: the model after the edit shares every object the edit could not change with
-    the model before it (generator.session, load's kept documents), so the comparison of the two that
+    the model before it (generator.util.session, load's kept documents), so the comparison of the two that
     picks the pages to render again stops at once everywhere else."""
     content, docs = tmp_path / "content", tmp_path / "docs"
     shutil.copytree(ROOT / "content", content)
@@ -117,9 +117,9 @@ def test_an_edit_to_a_release_summary_computes_again_only_what_holds_that_releas
 
 
 def test_a_save_parses_only_the_file_whose_bytes_changed(tmp_path, monkeypatch):
-    """Each file's document is derived from its bytes (generator.session): an edit parses that
+    """Each file's document is derived from its bytes (generator.util.session): an edit parses that
     file alone, and a file saved again unchanged (a new mtime, the same bytes) is not parsed."""
-    from generator import load
+    from generator.load import load
 
     parsed: list[str] = []
     parse = load._parse_file
@@ -530,7 +530,7 @@ def test_live_preview_compiles_the_theme_once_and_builds_the_pages_a_full_build_
     import jinja2
     from mkdocs.commands.build import build as mkdocs_build
 
-    from generator import manifest
+    from generator.pipeline import manifest
 
     content, docs = tmp_path / "content", tmp_path / "docs"
     shutil.copytree(FIXTURE, content)

@@ -1,4 +1,4 @@
-"""The site's facts as invariants (generator/invariants.py): the real content keeps them, and a
+"""The site's facts as invariants (generator/enrich/invariants.py): the real content keeps them, and a
 broken fixture for each one trips it, in `check`, with the file and line or the page and the fact."""
 
 from __future__ import annotations
@@ -9,13 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from generator import invariants
-from generator.build import site_model
-from generator.computed import Cell
-from generator.enrich import enrich, guide
-from generator.errors import ContentError
-from generator.load import load
-from generator.model import NO_TIER
+from generator.enrich import invariants
+from generator.enrich.enrich import enrich, guide
+from generator.load.load import load
+from generator.model.computed import Cell
+from generator.model.content import NO_TIER
+from generator.model.errors import ContentError
+from generator.pipeline.build import site_model
 from tests.conftest import ROOT, real_model, run_cli
 
 REAL = ROOT / "content"
@@ -98,7 +98,7 @@ def test_compare_and_upgrade_count_the_same_from_the_api_groups(real):
     from the API data equal the guide's (the release pages' upgrade steps)."""
     import json
 
-    from generator.api import _release
+    from generator.render.api import _release
 
     for start, end, backend in (("2.9", "2.12", "rocm"), ("2.5", "2.8", "cuda"), ("2.11", "2.14", "")):
         counts: dict[str, int] = {}
@@ -304,7 +304,7 @@ def test_an_alternative_equal_to_the_matrix_fails_check_and_a_real_one_is_shown(
     )
     edit(content_copy, "releases/2.7.yaml", "value: C++17", "value: C++20")
     site = site_model(content_copy)
-    from generator.render import render_all
+    from generator.render.render import render_all
 
     page = render_all(site)["compatibility/index.md"].decode()
     assert "C++17 per the [release matrix](https://example.org/matrix)" in page.replace("&#43;", "+")

@@ -1,5 +1,5 @@
 """The browser's copies of Python rules give Python's answers: templates/assets/atlas-rules.js
-run by Node (tests/js_parity.js) beside generator.search and generator.symbols on the same
+run by Node (tests/js_parity.js) beside generator.search.records and generator.model.symbols on the same
 inputs — the real content's change texts and names, and hostile and Unicode text.
 
 JavaScript and Python differ where it is easy to miss: what counts as whitespace (`\\s`,
@@ -15,7 +15,11 @@ import subprocess
 import pytest
 import yaml
 
-from generator import browser, envpaste, search, symbols, textfilters
+from generator.markup import textfilters
+from generator.model import symbols
+from generator.pages import envpaste
+from generator.render import browser
+from generator.search import records as search
 from tests.conftest import ROOT, real_model
 
 RULES = ROOT / "templates" / "assets" / "atlas-rules.js"

@@ -16,10 +16,13 @@ from pathlib import Path
 import jsonschema
 import yaml
 
-from generator import card, cite, manifest, urls
-from generator.badges import TIER_COLOURS
-from generator.build import generate, site_model
-from generator.describe import feature_description
+from generator.model import urls
+from generator.pages import cite
+from generator.pages.describe import feature_description
+from generator.pipeline import manifest
+from generator.pipeline.build import generate, site_model
+from generator.render import card
+from generator.render.badges import TIER_COLOURS
 from tests.conftest import FIXTURE, ROOT, real_model
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -164,8 +167,8 @@ def test_badge_colours_are_the_light_tier_palette_of_the_site():
 
 def test_badges_and_the_card_are_byte_identical_across_processes():
     code = (
-        "import hashlib, sys; from generator.build import site_model; from generator.badges import render_badges; from generator.render import drawn;"
-        "from generator import card; b = drawn(render_badges(site_model(__import__('pathlib').Path(sys.argv[1]))));"
+        "import hashlib, sys; from generator.pipeline.build import site_model; from generator.render.badges import render_badges; from generator.render.render import drawn;"
+        "from generator.render import card; b = drawn(render_badges(site_model(__import__('pathlib').Path(sys.argv[1]))));"
         "print(hashlib.sha256(repr(sorted(b.items())).encode() + card.png()).hexdigest())"
     )
     digests = {
@@ -295,6 +298,6 @@ def test_the_url_promise_lists_every_badge_and_feature_json():
 
 
 def test_citations_name_the_site_as_mkdocs_yml_does():
-    from generator.describe import SITE_NAME
+    from generator.pages.describe import SITE_NAME
 
     assert f"\nsite_name: {SITE_NAME}\n" in (ROOT / "mkdocs.yml").read_text(encoding="utf-8")

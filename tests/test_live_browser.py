@@ -1,4 +1,4 @@
-"""Live preview (`python -m generator serve`, generator/liveserve.py): a save shows in the open page
+"""Live preview (`python -m generator serve`, generator/cli/liveserve.py): a save shows in the open page
 without reloading it, where the reader was; a save to the theme reloads the page whole. Every wait
 here is for an event (the server saying it rebuilt, a look taken), not for a length of time."""
 
@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from generator import liveserve
+from generator.cli import liveserve
 from tests.browser import TIMEOUT_MS
 from tests.conftest import FIXTURE, ROOT
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from generator.load import load
+from generator.load.load import load
 from tests.conftest import run_cli
 from tests.helpers import CATALOGUE, REL, edit, line_of, position, problems
 
@@ -322,14 +322,14 @@ def test_a_restore_that_cannot_be_typed_is_refused_with_a_suggestion(content_cop
     ],
 )
 def test_restore_forms_a_reader_can_type_pass(value):
-    from generator.upgrade_rules import restore_problem
+    from generator.load.upgrade_rules import restore_problem
 
     assert restore_problem(value) is None
 
 
 @pytest.mark.parametrize("value", ["grad_placements", "set it back", "weights_only=", "x = two words", "--"])
 def test_restore_forms_that_are_not_a_way_back_fail(value):
-    from generator.upgrade_rules import restore_problem
+    from generator.load.upgrade_rules import restore_problem
 
     assert restore_problem(value)
 
@@ -352,8 +352,9 @@ def test_a_change_that_asks_nothing_may_not_sit_in_the_breaking_section(content_
 _BOTH_WAYS = r"""
 import os, sys
 from pathlib import Path
-from generator import forked, load as L
-from generator.errors import ContentError
+from generator.load import load as L
+from generator.util import forked
+from generator.model.errors import ContentError
 
 content = Path(sys.argv[1])
 made, parse_file = [], L._parse_file

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import yaml
 
-from generator.build import site_model
+from generator.pipeline.build import site_model
 from tests.conftest import run_cli
 
 NOTES = """# PyTorch 2.9.0 Release Notes

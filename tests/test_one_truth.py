@@ -7,7 +7,7 @@ import shutil
 
 import pytest
 
-from generator import urls
+from generator.model import urls
 from tests.conftest import FIXTURE, real_model
 from tests.one_truth import disagreements
 
@@ -47,7 +47,7 @@ BROKEN = [
 
 @pytest.mark.parametrize("rel, says, lie", BROKEN, ids=[f"{b[0]}:{b[2][:20]}" for b in BROKEN])
 def test_each_surface_check_fails_when_its_surface_lies(fixture_site, tmp_path, rel, says, lie):
-    from generator.build import site_model
+    from generator.pipeline.build import site_model
 
     model = site_model(FIXTURE)
     copy = tmp_path / "site"
@@ -61,8 +61,8 @@ def test_each_surface_check_fails_when_its_surface_lies(fixture_site, tmp_path, 
 
 
 def test_the_search_record_check_fails_when_a_description_lies(monkeypatch):
-    from generator import search
-    from generator.build import site_model
+    from generator.pipeline.build import site_model
+    from generator.search import records as search
 
     model = site_model(FIXTURE)
     real = search.page_meta
@@ -142,8 +142,8 @@ def test_pages_state_facts_not_the_sites_history(real_site):
 
 
 def test_a_carried_out_pr_no_later_change_cites_fails_check(content_copy):
-    from generator.build import site_model
-    from generator.errors import ContentError
+    from generator.model.errors import ContentError
+    from generator.pipeline.build import site_model
 
     path = content_copy / "changes" / "2.8.yaml"
     text = path.read_text(encoding="utf-8")

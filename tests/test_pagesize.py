@@ -1,10 +1,10 @@
-"""generator.pagesize: the largest page of a built site, which make bench reports per scale."""
+"""generator.pipeline.pagesize: the largest page of a built site, which make bench reports per scale."""
 
 from __future__ import annotations
 
 
 def test_largest_page_names_the_biggest_html_file(tmp_path):
-    from generator.pagesize import largest_page
+    from generator.pipeline.pagesize import largest_page
 
     assert largest_page(tmp_path) == ("", 0)
     (tmp_path / "a").mkdir()

@@ -8,8 +8,9 @@ import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-from generator import search, urls
-from generator.build import site_model
+from generator.model import urls
+from generator.pipeline.build import site_model
+from generator.search import records as search
 from tests.conftest import FIXTURE, RealBuild, real_model, run_cli
 
 ATOM = "{http://www.w3.org/2005/Atom}"

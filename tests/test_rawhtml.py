@@ -1,4 +1,4 @@
-"""generator.rawhtml: HTML the templates rendered reaches the page as written, Markdown around it
+"""generator.markup.rawhtml: HTML the templates rendered reaches the page as written, Markdown around it
 still renders, and MkDocs still checks links to the ids inside it."""
 
 from __future__ import annotations
@@ -9,14 +9,14 @@ from pathlib import Path
 import markdown
 import pytest
 
-from generator import rawhtml
-from generator.build import mkdocs_config
+from generator.markup import rawhtml
+from generator.pipeline.build import mkdocs_config
 
 BLOCK = '<ul class="x">\n<li id="c-1">**not bold** *not em* [not](a link) `not code`</li>\n<li id="pr-7">&#42; kept</li>\n</ul>'
 
 
 def convert(text: str) -> str:
-    return markdown.Markdown(extensions=["md_in_html", "generator.rawhtml"]).convert(text)
+    return markdown.Markdown(extensions=["md_in_html", "generator.markup.rawhtml"]).convert(text)
 
 
 def test_a_marked_block_passes_through_byte_for_byte_between_rendered_markdown():

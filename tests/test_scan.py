@@ -11,8 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from generator import api, scan, symbols
-from generator.build import site_url
+from generator.model import symbols
+from generator.pipeline.build import site_url
+from generator.render import api
+from generator.tools import scan
 from tests.conftest import FIXTURE, real_model, run_cli
 
 # Each line ending "# finds: RELEASE WORDS" must be reported for a change of that release and

@@ -12,7 +12,7 @@ import random
 
 import pytest
 
-from generator import schema, yamlsrc
+from generator.load import schema, yamlsrc
 from tests.conftest import ROOT
 
 CONTENT = ROOT / "content"

@@ -1,4 +1,4 @@
-"""The search index generator/search.py writes: names a reader types whole, and the full-text
+"""The search index generator/search/records.py writes: names a reader types whole, and the full-text
 records, escaped. The browser side (assets/atlas-search.js) is typed into in tests/test_search_browser.py."""
 
 from __future__ import annotations
@@ -10,8 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from generator import indexing, search
-from generator.build import generate
+from generator.pipeline.build import generate
+from generator.search import indexing
+from generator.search import records as search
 from tests.conftest import FIXTURE, ROOT
 from tests.helpers import hostile_content, tree
 
@@ -107,14 +108,14 @@ def test_text_from_content_reaches_the_index_as_text(tmp_path: Path):
 def test_an_index_that_cannot_be_written_leaves_the_previous_site(tmp_path, monkeypatch, fixture_site):
     import shutil
 
-    from generator.build import MkDocsFailed, mkdocs_build
+    from generator.pipeline.build import MkDocsFailed, mkdocs_build
 
     site_dir = tmp_path / "site"
     shutil.copytree(fixture_site, site_dir)
     before = tree(site_dir)
     model, _ = generate(FIXTURE, tmp_path / "docs")
 
-    # The index's child process (generator.search_child, run by this Python) fails as Pagefind
+    # The index's child process (generator.search.child, run by this Python) fails as Pagefind
     # does when it cannot write: a message, then a non-zero exit.
     failing = tmp_path / "bin" / "python"
     failing.parent.mkdir()
@@ -133,8 +134,8 @@ def test_a_dotted_tail_of_a_symbol_finds_it():
     """Names are split on `.` and `_` (issue #25): a tail of a dotted name finds it, even when
     several names end so (`scaled_dot_product_attention` is in torch and in
     torch.nn.functional), and a longer tail picks one."""
-    from generator.build import site_model
-    from generator.pages import pages
+    from generator.pages.pagelist import pages
+    from generator.pipeline.build import site_model
 
     site = site_model(ROOT / "content")
     table = search.names(site, {page.url: (page.url, "") for page in pages(site)})
@@ -154,7 +155,7 @@ def test_the_index_holds_the_names_a_reader_saw_or_pastes():
     (2.12's "Fused Adagrad optimizer" for Fused optimizers); an environment variable a feature's
     name holds finds that feature before the changes naming it (TORCH_TRACE); the code a change's
     note names is in the change's record (2.6's weights_only flip names UnpicklingError)."""
-    from generator.build import site_model
+    from generator.pipeline.build import site_model
 
     site = site_model(ROOT / "content")
     meta = search.page_meta(site)
@@ -175,7 +176,7 @@ def test_records_left_by_a_killed_index_child_are_removed_by_the_next(tmp_path, 
     import subprocess
     import sys
 
-    from generator import search_child
+    from generator.search import child as search_child
 
     gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
     dead = tmp_path / f"{search_child.RECORDS}{gone.stdout.strip()}-abc"

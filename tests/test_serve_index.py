@@ -7,8 +7,9 @@ import json
 import time
 from pathlib import Path
 
-from generator import indexing, search
-from generator.build import site_model
+from generator.pipeline.build import site_model
+from generator.search import indexing
+from generator.search import records as search
 from tests.conftest import FIXTURE
 
 

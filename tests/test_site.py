@@ -8,7 +8,7 @@ from pathlib import Path
 
 import yaml
 
-from generator import pages
+from generator.pages import pagelist as pages
 from tests.browser import PAGE_KINDS
 from tests.conftest import LATEST, ROOT, RealBuild, real_model
 from tests.crawl import broken_links
@@ -127,7 +127,7 @@ def test_matrix_rows_cover_every_release_and_grow_with_entries_not_releases():
 def test_every_breaking_change_and_deprecation_says_what_to_do():
     """Every release with a change list (2.5 onwards): each breaking change and deprecation has a note
     of ours (a full sentence) and a kind; each tracked regression says what fails and how to avoid it."""
-    from generator.model import CHANGE_KINDS
+    from generator.model.content import CHANGE_KINDS
 
     site = real_model()
     checked: dict[str, int] = {}
@@ -237,7 +237,7 @@ def test_former_ids_still_resolve(real_site: Path):
 def test_lifecycle_cells_hold_tiers_and_show_the_change_beside_them():
     """A strip's tier slot names a tier (or "No tier"), never a change kind; what the release did
     ("Improved", "New") is the cell's change, shown beside the tier."""
-    from generator.model import CHANGE_LABELS, NO_TIER
+    from generator.model.content import CHANGE_LABELS, NO_TIER
 
     site = real_model()
     tier_labels = {t.label for t in site.content.tiers} | {NO_TIER, ""}

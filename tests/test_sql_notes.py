@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import yaml
 
-from generator import _sql_notes
-from generator.import_notes import parse_notes, render_changes_yaml
+from generator.notes import sql as _sql_notes
+from generator.notes.importer import parse_notes, render_changes_yaml
 from tests.conftest import run_cli
 
 # Two sections as the 2.3 copy stores them: the title may end with a line break, quotes are
@@ -167,7 +167,7 @@ def test_a_draft_with_bold_headings_tables_and_code_gives_one_change_per_heading
 def test_a_bold_heading_record_reads_as_plain_text_whole_or_cut():
     """A page that lists 2.0's breaking changes shows `### **Title (#PR)**` as its title, without
     the heading's bold: cut to a headline, its closing `**` would be lost and the opening one shown."""
-    from generator.textfilters import headline, record
+    from generator.markup.textfilters import headline, record
 
     title = "### **Users doing wildcard import of " + "very " * 30 + "long names will break (#87917)**"
     assert "*" not in headline(title) and "<strong>" not in headline(title) and headline(title).endswith("…")

@@ -9,8 +9,9 @@ import jsonschema
 import pytest
 import yaml
 
-from generator import symbol_data, urls
-from generator.render import drawn
+from generator.model import urls
+from generator.render import symbol_data
+from generator.render.render import drawn
 from tests.conftest import real_model
 
 BASE = "https://atlas.example.org/"

@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 import yaml
 
-from generator import symbols, urls
-from generator.build import site_model
-from generator.render import render_all
-from generator.textfilters import html_id
+from generator.markup.textfilters import html_id
+from generator.model import symbols, urls
+from generator.pipeline.build import site_model
+from generator.render.render import render_all
 from tests.conftest import ROOT, run_cli
 from tests.helpers import element_texts
 
@@ -180,8 +180,8 @@ def test_every_link_on_a_symbol_page_lands_on_what_it_names(real_site: Path):
 
 def test_symbol_pages_are_the_same_from_processes_with_other_hash_seeds():
     script = (
-        "import hashlib; from pathlib import Path; from generator.build import site_model;"
-        "from generator.render import render_all;"
+        "import hashlib; from pathlib import Path; from generator.pipeline.build import site_model;"
+        "from generator.render.render import render_all;"
         "out = render_all(site_model(Path('content')));"
         "print(hashlib.sha256(b''.join(k.encode() + v for k, v in sorted(out.items()) if k.startswith('symbols/'))).hexdigest())"
     )

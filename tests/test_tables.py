@@ -1,4 +1,4 @@
-"""One table per concept: each is defined once in Python (generator.model, generator.urls), and
+"""One table per concept: each is defined once in Python (generator.model.content, generator.model.urls), and
 every copy that must remain elsewhere — the JSON Schemas editors read, the API's schema, the
 notes parser's headings, mkdocs.yml's nav, what the browser scripts read — is pinned to it here.
 A failure names the copy that drifted."""
@@ -10,8 +10,19 @@ import re
 
 import yaml
 
-from generator import _notes_parser, schema, search, urls
-from generator.model import BREAKING_GROUPS, CHANGE_KINDS, CHANGE_LABELS, HAND_WRITTEN, SECTIONS, UPGRADE_GROUPS, Change
+from generator.load import schema
+from generator.model import urls
+from generator.model.content import (
+    BREAKING_GROUPS,
+    CHANGE_KINDS,
+    CHANGE_LABELS,
+    HAND_WRITTEN,
+    SECTIONS,
+    UPGRADE_GROUPS,
+    Change,
+)
+from generator.notes import parser as _notes_parser
+from generator.search import records as search
 from tests.conftest import ROOT
 
 ASSETS = ROOT / "templates" / "assets"

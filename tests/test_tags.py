@@ -7,10 +7,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from generator.changeviews import area_default, area_rules, derived_features
-from generator.enrich import enrich
-from generator.load import load
-from generator.model import CatalogueFeature
+from generator.enrich.changeviews import area_default, area_rules, derived_features
+from generator.enrich.enrich import enrich
+from generator.load.load import load
+from generator.model.content import CatalogueFeature
 from tests.conftest import real_model
 from tests.helpers import CATALOGUE, edit, problems
 

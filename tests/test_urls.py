@@ -1,4 +1,4 @@
-"""The URL scheme (generator/urls.py): the page paths, anchors and links readers paste into wikis."""
+"""The URL scheme (generator/model/urls.py): the page paths, anchors and links readers paste into wikis."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import ast
 
 import pytest
 
-from generator import urls
+from generator.model import urls
 from tests.conftest import ROOT
 
 
@@ -84,7 +84,7 @@ def test_links_between_pages_are_relative_so_a_sub_path_works(here, to, relative
 
 
 def test_the_url_module_imports_nothing_from_the_package():
-    tree = ast.parse((ROOT / "generator" / "urls.py").read_text(encoding="utf-8"))
+    tree = ast.parse((ROOT / "generator" / "model" / "urls.py").read_text(encoding="utf-8"))
     imported = [n for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)]
     assert all(n.level == 0 and not (n.module or "").startswith("generator") for n in imported)
 
@@ -95,7 +95,7 @@ def test_relpath_answers_as_posixpath_does_for_every_page_and_file_of_the_site()
     from the root."""
     import posixpath
 
-    from generator.render import pages
+    from generator.render.render import pages
     from tests.conftest import real_model
 
     site = real_model()

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from generator import manifest
-from generator.build import generate
+from generator.pipeline import manifest
+from generator.pipeline.build import generate
 from tests.conftest import FIXTURE, real_model
 from tests.crawl import broken_links
 from tests.helpers import zensical_config

@@ -1,0 +1,12 @@
+"""The enrich stage: one pass from the content model to the computed model (`model.computed`),
+every derived fact computed once, then the facts every page must agree on checked.
+
+- `enrich`: the pass, a list of derivations (`Session.derive`); release and backend groupings,
+  contributors, symbol pages, the upgrade guide between two releases.
+- `changeviews`, `lifecycle`, `families`: each change's anchor, backends, features and upgrade
+  step; lifecycle strips, features and matrices; the families.
+- `facts`: what the Atlas states, computed once: a feature's standing (overall and per
+  backend), how a deprecation ends, the ledger.
+- `home`: the home page's view (the glance table, its legend, what is on its way out).
+- `invariants`: the facts every page must agree on, checked by `check` on the real content.
+"""

@@ -1,0 +1,443 @@
+"""Enrich stage: compute lifecycles, matrices, cross-links and indexes once, for every page.
+
+Naming rule (after endoflife.date's enricher): the model's raw classes hold what authors wrote;
+everything here is computed from them and never written back. Templates only read the Site.
+
+`enrich` is the list of what is derived, in order, each a derivation of generator.util.session:
+change views (generator.enrich.changeviews), lifecycles with standings and endings (generator.enrich.lifecycle,
+generator.enrich.facts), the ledger, families (generator.enrich.families), backend views and matrices,
+release-page groupings, contributors, symbol pages and the home page (generator.enrich.home). This
+module keeps the groupings that are one function each, and the upgrade guide between two
+releases (`guide`). Nothing is computed later, at render time.
+"""
+
+from __future__ import annotations
+
+import calendar
+import datetime as dt
+from collections import defaultdict
+from dataclasses import replace
+
+from ..model import symbols, urls
+from ..model.computed import (
+    BackendView,
+    ChangeCount,
+    ChangeView,
+    Contributor,
+    ContributorWork,
+    Coverage,
+    Feature,
+    Matrix,
+    ReleaseView,
+    Retired,
+    Site,
+    Span,
+    Symbol,
+    SymbolModule,
+    SymbolUse,
+    TierLevel,
+)
+from ..model.content import (
+    EVERY_BACKEND_GROUPS,
+    UPGRADE_GROUPS,
+    Area,
+    Backend,
+    Content,
+    Entry,
+    Release,
+    RetiredSymbol,
+    Tier,
+    Vocabulary,
+    applies_to,
+    page_spans,
+    release_spans,
+    version_key,
+)
+from ..model.errors import ContentError, Problem, did_you_mean
+from ..util.session import Session
+from . import changeviews, facts, home, lifecycle
+from .families import families as families_of
+
+
+def enrich(content: Content, session: Session | None = None) -> Site:
+    """The complete Site from validated content: a list of derivations, each a function of exactly
+    what it is given (generator.util.session); with live preview's `session` one runs again only when
+    its arguments changed."""
+    s = session if session is not None else Session()
+    d = s.derive
+    releases, tiers, backends, catalogue = content.releases, content.tiers, content.backends, content.catalogue
+    eras = tuple((r.version, r.tier_vocabulary) for r in releases)
+    versions = tuple(r.version for r in releases)
+    entries = tuple(r.entries for r in releases)
+    views, patches = _change_views(d, releases, backends, d(changeviews.area_rules, catalogue))
+    feature_changes = d(changeviews.feature_changes, releases, views)
+    rows = tuple((r.version, r.compatibility) for r in releases)
+    removals = d(facts.removals_by_feature, versions, views)
+    features = d(lifecycle.features, eras, tiers, entries, rows, catalogue, removals)
+    feature_by_id = {f.id: f for f in features}
+    ledger = d(facts.ledger, features, versions, views)
+    families = families_of(catalogue, releases, eras, tiers, feature_by_id, feature_changes, s)
+    tier_by_id = {t.id: t for t in tiers}
+    story = d(home.story_rows, families, releases, tier_by_id, feature_by_id)
+    defaults = d(_defaults, releases, views)
+    site = Site(
+        content=content,
+        releases=releases,
+        versions=versions,
+        latest=releases[-1],
+        features=features,
+        features_by_area=d(_features_by_area, content.areas, features),
+        feature_by_id=feature_by_id,
+        families=families,
+        family_by_id={f.node.id: f for f in families},
+        catalogue_by_id={f.id: f for f in catalogue},
+        tier_by_id=tier_by_id,
+        backend_by_id={b.id: b for b in backends},
+        area_by_id={a.id: a for a in content.areas},
+        tier_levels=d(_tier_levels, tiers, content.vocabularies),
+        backend_views=_backend_views(d, content, features, views, eras),
+        contributors=d(_contributors, releases),
+        timeline=d(lifecycle.timeline, eras, tiers, features),
+        ledger=ledger,
+        ledger_overdue=sum(1 for row in ledger if row.overdue),
+        ledger_spans=d(facts.ledger_spans, ledger, versions),
+        earlier_removals=d(facts.earlier_removals, releases, views),
+        feature_changes=feature_changes,
+        feature_changes_by_release=d(changeviews.feature_changes_by_release, feature_changes),
+        defaults=defaults,
+        defaults_pages=d(_defaults_pages, defaults, versions),
+        release_views={
+            r.version: d(_release_view, r, content.vocabularies, tiers, backends, vs, ps, key=r.version)
+            for r, vs, ps in zip(releases, views, patches, strict=True)
+        },
+        entries_by_tier=d(_entries_by_tier, tiers, entries, versions),
+        symbol_pages=_symbols(d, releases, views, content.retired),
+        source_date_epoch=calendar.timegm(max(r.date for r in releases).timetuple()),
+        change_lists=tuple(r.version for r in releases if r.changes),
+        home=d(home.home, story, tiers, ledger, versions),
+        coverage=d(_coverage, releases),
+    )
+    return site
+
+
+def _change_views(d, releases: tuple[Release, ...], backends: tuple[Backend, ...], rules: tuple) -> tuple:
+    """Each release's change views (a known issue marked with the patch that fixed it) and its
+    patches' fixes as views: a derivation per release."""
+    by_pr = d(changeviews.features_by_pr, tuple(r.entries for r in releases))
+    views = tuple(
+        d(changeviews.views_of, r.changes, backends, _cited(r, by_pr), rules, key=r.version) for r in releases
+    )
+    patches = tuple(d(_patch_views, r.patches, backends, rules, key=r.version) for r in releases)
+    return d(_mark_fixed, views, patches), patches
+
+
+def _backend_views(d, content: Content, features: tuple[Feature, ...], views: tuple, eras) -> tuple:
+    """Each backend's view, its matrix a derivation of its own."""
+    return tuple(
+        d(
+            _backend_view,
+            b,
+            content.releases,
+            d(lifecycle.backend_matrix, b.id, features, eras, content.tiers, key=b.id),
+            views,
+            key=b.id,
+        )
+        for b in content.backends
+    )
+
+
+def _symbols(d, releases: tuple[Release, ...], views: tuple, retired: tuple[RetiredSymbol, ...]) -> dict:
+    """The symbol pages, from each release's named symbols (a derivation per release)."""
+    named = tuple(
+        d(_named_in, r.version, r.entries, vs, key=r.version)
+        for r, vs in zip(reversed(releases), reversed(views), strict=True)
+    )
+    return d(_symbol_pages, named, retired)
+
+
+def _coverage(releases: tuple[Release, ...]) -> Coverage:
+    """The newest release on the Atlas, its newest listed patch, the newest day a source is dated
+    (a release's, or a patch's whose day is known), and the next release its file names."""
+    newest = releases[-1]
+    days = [r.date for r in releases] + [
+        dt.date.fromisoformat(p.date) for r in releases for p in r.patches if len(p.date) == len("YYYY-MM-DD")
+    ]
+    patch = next((p.version for p in reversed(newest.patches) if p.changes), "")
+    text = f"The newest release on the Atlas is PyTorch {newest.version}" + (
+        f", with its patch {patch}" if patch else ""
+    )
+    text += f"; the newest document it is written from is dated {max(days).isoformat()}."
+    if newest.next:
+        text += (
+            f" The next release by PyTorch's published cadence, {newest.next.version}, was planned for "
+            f"{newest.next.planned.isoformat()}: it is not on the Atlas yet, and nothing here describes it."
+        )
+    return Coverage(newest.version, patch, max(days), newest.next, text)
+
+
+def _patch_views(patches: tuple, backends: tuple[Backend, ...], rules: tuple) -> tuple:
+    """Each patch release with its fixes as change views: anchors of their own on the release
+    page (a patch's record lines are not the release notes'), backends and features."""
+    return tuple((p, changeviews.views_of(p.changes, backends, (), rules)) for p in patches)
+
+
+def _mark_fixed(views: tuple, patches: tuple) -> tuple:
+    """Each release's views, a known issue given the patch release whose fixes link the same
+    issue (its `fixed_in`)."""
+    fixed = {n: p.version for pairs in patches for p, vs in pairs for v in vs for n in v.change.issues}
+
+    def marked(v: ChangeView) -> ChangeView:
+        if v.group != "known-issues" or not set(v.change.issues) & fixed.keys():
+            return v
+        return replace(v, fixed_in=next(fixed[n] for n in v.change.issues if n in fixed))
+
+    return tuple(tuple(map(marked, vs)) for vs in views)
+
+
+def _cited(release: Release, by_pr: dict) -> tuple:
+    """The entries citing each of the release's changes' PRs, by PR."""
+    return tuple(sorted((pr, by_pr[pr]) for c in release.changes for pr in c.prs if pr in by_pr))
+
+
+def _features_by_area(areas: tuple[Area, ...], features: tuple[Feature, ...]) -> tuple:
+    return tuple(
+        (a, tuple(sorted(g, key=lambda f: f.title.casefold())))
+        for a in areas
+        if (g := [f for f in features if f.area == a.id])
+    )
+
+
+def _defaults(releases: tuple[Release, ...], views: tuple) -> tuple:
+    """Every default and behaviour change, newest release first."""
+    return tuple(
+        (r, v) for r, vs in zip(reversed(releases), reversed(views), strict=True) for v in vs if v.group == "defaults"
+    )
+
+
+def _defaults_pages(defaults: tuple, versions: tuple[str, ...]) -> tuple:
+    """The default and behaviour changes by release, newest first, cut into pages (model.page_spans):
+    (first, last, ReleaseChanges of each release with one) of /upgrade/defaults/ and of each earlier
+    span that has any."""
+    by_release = changeviews.by_release(defaults)
+    pages = []
+    for n, (start, stop) in enumerate(page_spans(versions)):
+        span = versions[start:stop]
+        mine = tuple(rc for rc in by_release if rc.release.version in span)
+        if mine or n == 0:
+            pages.append(Span(span[0], span[-1], mine))
+    return tuple(pages)
+
+
+def _entries_by_tier(tiers: tuple[Tier, ...], entries: tuple[tuple[Entry, ...], ...], versions) -> dict:
+    """tier id -> (Span, ...): the entries announced with it, newest first, by
+    span of releases (model.release_spans), newest span first, spans without one left out. The
+    tiers page gives each span a section once there are two, so none grows with every release."""
+    everything = [e for mine in reversed(entries) for e in mine]
+    out = {}
+    for t in tiers:
+        mine = [e for e in everything if e.tier == t.id]
+        out[t.id] = tuple(
+            Span(span[0], span[-1], group)
+            for span in reversed(release_spans(versions))
+            if (group := tuple(e for e in mine if e.release in span))
+        )
+    return out
+
+
+def _tier_levels(tiers: tuple[Tier, ...], vocabularies: tuple[Vocabulary, ...]) -> tuple[TierLevel, ...]:
+    """The tiers of the first and the latest vocabulary side by side, level by level (tiers of
+    every vocabulary on both sides)."""
+    first, latest = vocabularies[0].id, vocabularies[-1].id
+    levels = sorted({t.level for t in tiers})
+    return tuple(
+        TierLevel(
+            level,
+            tuple(t for t in tiers if t.level == level and t.vocabulary in (first, "all")),
+            tuple(t for t in tiers if t.level == level and t.vocabulary in (latest, "all")),
+        )
+        for level in levels
+    )
+
+
+def _release_view(
+    release: Release,
+    vocabularies: tuple[Vocabulary, ...],
+    tiers: tuple[Tier, ...],
+    backends: tuple[Backend, ...],
+    changes: tuple[ChangeView, ...],
+    patches: tuple = (),
+) -> ReleaseView:
+    entries = release.entries
+    return ReleaseView(
+        release=release,
+        vocabulary=next(v for v in vocabularies if v.id == release.tier_vocabulary),
+        highlights=tuple(e for e in entries if e.highlight),
+        by_tier=tuple((t, g) for t in tiers if (g := tuple(e for e in entries if e.tier == t.id))),
+        untiered=tuple(e for e in entries if not e.tier),
+        by_backend=tuple((b, g) for b in backends if (g := tuple(e for e in entries if b.id in e.backends))),
+        device_agnostic=tuple(e for e in entries if not e.backends),
+        leaving=tuple(e for e in entries if e.change in ("deprecated", "removed")),
+        people=tuple(sorted({n for e in entries for n in e.contributors}, key=str.casefold)),
+        sections=changeviews.sections(changes),
+        upgrade=changeviews.upgrade(release, changes),
+        bc_split=changeviews.bc_split(changes),
+        known_issues=tuple(v for v in changes if v.group == "known-issues"),
+        patches=patches,
+    )
+
+
+def _backend_view(backend: Backend, releases: tuple[Release, ...], matrix: Matrix, views: tuple) -> BackendView:
+    change_views = {r.version: v for r, v in zip(releases, views, strict=True)}
+    entries = tuple((r, tuple(e for e in r.entries if backend.id in e.backends)) for r in reversed(releases))
+    changes = tuple(
+        (r, mine)
+        for r in reversed(releases)
+        if (mine := tuple(v for v in change_views[r.version] if backend.id in v.backends))
+    )
+    counts = tuple(
+        ChangeCount(
+            r,
+            len(views),
+            sum(1 for v in views if v.change.section == "bc-breaking"),
+            sum(1 for v in views if v.change.section == "deprecations"),
+        )
+        for r, views in changes
+    )
+    return BackendView(
+        backend=backend,
+        matrix=matrix,
+        entries_by_release=tuple((r, es) for r, es in entries if es),
+        changes_by_release=changes,
+        change_counts=counts,
+        change_total=sum(c.total for c in counts),
+    )
+
+
+def _symbol_pages(named: tuple[tuple, ...], retired: tuple[RetiredSymbol, ...] = ()) -> dict[str, SymbolModule]:
+    """The /symbols/ pages: every `torch.*` name, on its module's page, with what names it; and
+    the names a page no longer lists (content/symbols.yaml), kept on it.
+
+    A name retired as `still_named` (the notes write it, but it is no API) is left out before the
+    pages are cut, so it makes no module of its own.
+
+    `named`: each release's (name, SymbolUse) pairs (`_named_in`), newest release first.
+
+    Raises ContentError for a retired name its page still lists, or whose successor no page lists.
+    """
+    uses: dict[str, list[SymbolUse]] = defaultdict(list)
+    for pairs in named:
+        for name, use in pairs:
+            uses[name].append(use)
+    _drop_still_named(uses, retired)
+    module_paths = symbols.modules(uses)
+    by_page: dict[str, list[Symbol]] = defaultdict(list)
+    for name in sorted(uses):
+        page = symbols.page_of(name, module_paths)
+        by_page[page].append(Symbol(name, name[len(page) + 1 :], tuple(uses[name])))
+    kept = _retired(retired, {name: symbols.page_of(name, module_paths) for name in uses})
+    return {
+        page: SymbolModule(
+            page,
+            tuple(sorted(by_page.get(page, ()), key=lambda s: (s.short != "", s.name.casefold(), s.name))),
+            tuple(sorted(kept.get(page, ()), key=lambda r: (r.name.casefold(), r.name))),
+        )
+        for page in sorted(by_page.keys() | kept.keys())
+    }
+
+
+def _drop_still_named(uses: dict, retired: tuple[RetiredSymbol, ...]) -> None:
+    """Leave out of `uses` the names retired as `still_named`, each checked to be still written
+    and retired from the page it would be listed on (a stale entry would hide nothing)."""
+    module_paths = symbols.modules(uses)
+    problems = []
+    for r in retired:
+        if not r.still_named:
+            continue
+        if r.name not in uses:
+            problems.append(Problem(*r.at, f"no change or entry names {r.name} any more: remove still_named"))
+        elif (page := symbols.page_of(r.name, module_paths)) != r.page:
+            problems.append(Problem(*r.at, f"{r.name} would be listed on /{urls.symbol_page(page)}: use page: {page}"))
+    if problems:
+        raise ContentError(problems)
+    for r in retired:
+        if r.still_named:
+            uses.pop(r.name, None)
+
+
+def _retired(retired: tuple[RetiredSymbol, ...], page_of: dict[str, str]) -> dict[str, list[Retired]]:
+    """Retired names by the page that keeps their anchors, each with its successor's page."""
+    out: dict[str, list[Retired]] = defaultdict(list)
+    problems, seen = [], {}
+    for r in retired:
+        where = r.at
+        if page_of.get(r.name) == r.page:
+            message = (
+                f"{r.name} is listed on /{urls.symbol_page(r.page)} now: it is not retired; remove this entry "
+                "(or, if the notes write it but it is no API, add `still_named: true`)"
+            )
+            problems.append(Problem(*where, message))
+        elif (r.name, r.page) in seen:
+            problems.append(Problem(*where, f"{r.name} on {r.page} is already retired at line {seen[r.name, r.page]}"))
+        elif r.successor is not None and r.successor not in page_of:
+            hint = did_you_mean(r.successor, page_of)
+            problems.append(Problem(*where, f"successor {r.successor} is not a name the symbol pages list{hint}"))
+        else:
+            seen[r.name, r.page] = where[1]
+            successor_page = page_of[r.successor] if r.successor is not None else None
+            out[r.page].append(Retired(r.name, r.successor, successor_page, r.reason))
+    if problems:
+        raise ContentError(problems)
+    return out
+
+
+def _named_in(version: str, entries: tuple[Entry, ...], views: tuple[ChangeView, ...]) -> tuple:
+    """(name, SymbolUse) for each `torch.*` name a release's entries and changes mention. A change
+    names what its record line (its first line: the body may hold long examples), note or
+    restore name. A derivation per release: an edit re-reads only its release's names."""
+    out = []
+    for entry in entries:
+        use = SymbolUse(version, None, entry)
+        out.extend((name, use) for name in symbols.torch_names(entry.title, entry.summary, entry.reason))
+    for view in views:
+        change = view.change
+        use = SymbolUse(version, view, None)
+        record = change.text.strip().split("\n", 1)[0]
+        out.extend((name, use) for name in symbols.torch_names(record, change.note, change.restore))
+    return tuple(out)
+
+
+def _contributors(releases: tuple[Release, ...]) -> tuple[Contributor, ...]:
+    work: dict[str, list[ContributorWork]] = defaultdict(list)
+    for release in releases:
+        for entry in release.entries:
+            for name in entry.contributors:
+                work[name].append(ContributorWork(release.version, entry))
+    slugs: dict[str, str] = {}
+    out = []
+    for name in sorted(work, key=lambda n: (n.casefold(), n)):
+        slug = urls.slugify(name)
+        while slug in slugs.values():
+            slug += "-x"
+        slugs[name] = slug
+        out.append(Contributor(name, slug, tuple(work[name])))
+    return tuple(out)
+
+
+# ---------------------------------------------------------------- the upgrade guide between two releases
+
+
+def guide(site: Site, start: str, end: str, backend: str = "") -> dict[str, tuple]:
+    """The upgrade guide from `start` to `end` on `backend`: group id -> its items (ChangeView or
+    Entry), release by release. /upgrade/ and /compare/ show these groups (atlas-rules.js `collect`
+    reads the same `group` of each change and entry from the API); tests hold the counts to them."""
+    out: dict[str, list] = {g: [] for g, _ in UPGRADE_GROUPS}
+    for release in site.releases:
+        if not version_key(start) < release.key <= version_key(end):
+            continue
+        for group in site.release_views[release.version].upgrade:
+            # Known issues show whatever the backend (atlas-rules.js `collect`): each says whom it hits.
+            out[group.id].extend(
+                v for v in group.changes if group.id in EVERY_BACKEND_GROUPS or applies_to(v.backends, backend)
+            )
+            out[group.id].extend(e for e in group.entries if applies_to(e.backends, backend))
+    return {g: tuple(items) for g, items in out.items()}

@@ -1,0 +1,376 @@
+"""The site's facts as invariants, checked on the enriched Site after enrich (in `check` and `build`).
+
+Each page reads deprecation, removal and tier state from the one set of records enrich computes
+(`Site.ledger`, `Feature`, `ReleaseView.upgrade`); these checks hold the pages to each other and to
+the content, so a contradiction a reader could catch fails the build instead:
+
+- ledger: every deprecation (an announced entry or a release-note change record) is on
+  /deprecations/, and every row there is listed by its release's upgrade step;
+- support: a feature whose support a compatibility row no longer lists is removed from then on,
+  and no entry or page says it is still deprecated or overdue;
+- home: every item of the home page's lists is on the page it links to, as that page says it;
+- tiers: a feature header's tier is the one its lifecycle shows in the latest release, its
+  lifecycle shows no tier after its removal, and no per-backend row says "No tier" where the
+  feature has one;
+- compatibility: an alternative value differs from the matrix's (else it is not a disagreement).
+
+A problem names the content file and line when one is at fault, else the page and the fact.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from pathlib import Path
+
+from ..model import urls
+from ..model.computed import Site
+from ..model.content import DUE_STATUS, NO_TIER, Release, version_key
+from ..model.errors import Problem
+
+
+def check(site: Site, content_dir: Path | str | None = None) -> list[Problem]:
+    """Every invariant the site breaks, one Problem each (empty when the pages agree)."""
+    where = _Where(Path(content_dir) if content_dir is not None else None)
+    problems: list[Problem] = []
+    for rule in (
+        ledger_complete,
+        ledger_in_guide,
+        support_follows_compatibility,
+        home_lists,
+        tiers_agree,
+        standings_agree,
+        carried_out_cited,
+        about_states_facts,
+        alternatives,
+    ):
+        problems.extend(rule(site, where))
+    return problems
+
+
+class _Where:
+    """Positions in the content for messages: an entry's line, a change's line found by its record."""
+
+    def __init__(self, content_dir: Path | None):
+        self.content_dir = content_dir
+
+    def _path(self, rel: str) -> str:
+        return str(self.content_dir / rel) if self.content_dir is not None else rel
+
+    def entry(self, release: Release, entry, message: str) -> Problem:
+        return Problem(self._path(release.source_file), entry.line, 5, message)
+
+    def release(self, release: Release, message: str) -> Problem:
+        return Problem(self._path(release.source_file), 1, 1, message)
+
+    def change(self, version: str, change, message: str) -> Problem:
+        rel = f"changes/{version}.yaml"
+        return Problem(self._path(rel), self._change_line(rel, change.text.strip().split("\n", 1)[0]), 0, message)
+
+    def catalogue(self, node, message: str) -> Problem:
+        return Problem(self._path(node.source_file), node.line, 5, message)
+
+    def page(self, site: Site, url: str, message: str, row=None, feature_id: str | None = None) -> Problem:
+        """A page's fact, at the content that makes it: the ledger row's entry or change, or the
+        feature's catalogue entry; the message names the page."""
+        text = f"/{url}: {message}"
+        if row is not None and row.entry is not None:
+            return self.entry(next(r for r in site.releases if r.version == row.entry.release), row.entry, text)
+        if row is not None and row.change is not None:
+            return self.change(row.deprecated_in, row.change.change, text)
+        node = site.catalogue_by_id.get(feature_id or (row.feature.id if row is not None and row.feature else ""))
+        if node is not None:
+            return self.catalogue(node, text)
+        return Problem(f"/{url}", 1, 1, message)
+
+    @functools.cache  # noqa: B019 (one _Where per check run)
+    def _change_line(self, rel: str, record: str) -> int:
+        if self.content_dir is None:
+            return 0
+        try:
+            lines = (self.content_dir / rel).read_text(encoding="utf-8").splitlines()
+        except OSError:
+            return 0
+        return next((i for i, line in enumerate(lines, 1) if record and record in line), 0)
+
+
+def ledger_complete(site: Site, where: _Where) -> list[Problem]:
+    """Every deprecation, announced or in the notes, has a row on /deprecations/."""
+    rows = {row.url for row in site.ledger}
+    deprecated_features = {row.feature.id for row in site.ledger if row.feature is not None}
+    out = []
+    for release in site.releases:
+        for entry in release.entries:
+            if (entry.change == "deprecated" or entry.tier == "deprecated") and urls.feature(entry.id) not in rows:
+                out.append(
+                    where.entry(release, entry, f"{entry.id} is deprecated here but not on /{urls.DEPRECATIONS}")
+                )
+        for view in _views(site, release):
+            if view.group != "deprecations" or deprecated_features.intersection(view.features):
+                continue
+            if view.ending != "deprecation":  # a removal, or no ending: off the ledger
+                continue
+            if urls.at(urls.release(release.version), view.anchor) not in rows:
+                out.append(
+                    where.change(
+                        release.version, view.change, f"a deprecation in the notes is not on /{urls.DEPRECATIONS}"
+                    )
+                )
+    return out
+
+
+def ledger_in_guide(site: Site, where: _Where) -> list[Problem]:
+    """Each ledger row is listed by the upgrade step of the release that deprecated it, and a
+    removal an entry announced by that release's removals step, so /upgrade/ and /compare/ count
+    what the ledger says."""
+    out = []
+    by_version = {r.version: r for r in site.releases}
+    for row in site.ledger:
+        # A change record is listed by its own step (a scheduled removal may be a breaking change).
+        checks = [(row.deprecated_in, row.change.group if row.change is not None else "deprecations")]
+        if row.removed_by == "entry" and row.feature is not None:
+            checks.append((row.removed_in, "removals"))
+        for version, step in checks:
+            release = by_version[version]
+            if release is site.releases[0]:
+                continue  # no guide leads to the first release
+            listed = next((g for g in site.release_views[version].upgrade if g.id == step), None)
+            fid = row.feature.id if row.feature is not None else None
+            found = listed is not None and (
+                (row.change is not None and row.change in listed.changes)
+                or (
+                    fid is not None
+                    and (any(e.id == fid for e in listed.entries) or any(fid in v.features for v in listed.changes))
+                )
+            )
+            if found:
+                continue
+            said = "removed" if step == "removals" else "deprecated"
+            message = f"{said} in {version} on /{urls.DEPRECATIONS} but not in that release's upgrade step"
+            entry = next((e for e in release.entries if e.id == fid), None) if fid else None
+            out.append(
+                where.entry(release, entry, message)
+                if entry is not None
+                else where.change(version, row.change.change, message)
+            )
+    return out
+
+
+def support_follows_compatibility(site: Site, where: _Where) -> list[Problem]:
+    """A feature whose support (a Python or CUDA version) a release's compatibility row no longer
+    lists is removed from that release on: the ledger and the feature page say so, and no later
+    entry restates it as deprecated or supported; an entry removing it while the row still lists
+    it contradicts the matrix."""
+    out = []
+    for feature in site.features:
+        node = site.catalogue_by_id[feature.id]
+        if node.support is None or node.support[0] == "last":
+            continue
+        gone = _entries_follow_rows(site, where, feature, node.support[:2], out)
+        if gone is None:
+            continue
+        if feature.removed_in is None:  # the notes' word, where they give one, says when it went
+            message = (
+                f"{feature.id}: gone from the compatibility matrix since {gone}, but its page does not say removed"
+            )
+            out.append(where.catalogue(node, message))
+        for row in site.ledger:
+            if row.feature is not None and row.feature.id == feature.id and row.status != "removed":
+                message = f"{feature.title}: '{row.status}', but the compatibility matrix dropped it in {gone}"
+                out.append(where.page(site, urls.DEPRECATIONS, message, row))
+    return out
+
+
+def _entries_follow_rows(site: Site, where: _Where, feature, support: tuple[str, str], out: list) -> str | None:
+    """The first release whose compatibility row no longer lists the feature's support (None if
+    every row does); each of its entries that contradicts a row goes to `out`."""
+    field, value = support
+    gone = None
+    entry_in = {e.release: e for e in feature.entries}  # a release has one entry per feature (load)
+    first = site.versions.index(feature.first)
+    for release in site.releases[first:]:
+        c, entry = release.compatibility, entry_in.get(release.version)
+        if c is None:
+            continue
+        listed = c.lists(field, value)
+        if gone is None and not listed:
+            gone = release.version
+        if entry is None:
+            continue
+        removes = entry.change == "removed" or entry.tier == "removed"
+        if not listed and not removes and (entry.change != "deprecated" or release.version != gone):
+            said = f"the {release.version} compatibility row no longer lists {field} {value}, but this entry says '{entry.change}'"
+            out.append(where.entry(release, entry, f"{feature.id}: {said}"))
+        if listed and removes:
+            said = f"removed here, but the {release.version} compatibility row still lists {field} {value}"
+            out.append(where.entry(release, entry, f"{feature.id}: {said}"))
+    return gone
+
+
+def home_lists(site: Site, where: _Where) -> list[Problem]:
+    """Every item of the home page's lists is on the page it links to, as that page says it: the
+    'on the way out' list is ledger rows with the ledger's status, and a highlight is an entry of
+    the latest release."""
+    out = []
+    rows = {row.url: row for row in site.ledger}
+    status = DUE_STATUS
+    for item in site.home.due:
+        row = rows.get(item.url)
+        if row is None:
+            out.append(
+                where.page(site, urls.HOME, f"'{item.title}' is on the way out, but not on /{urls.DEPRECATIONS}")
+            )
+            continue
+        if status.get(row.status) != item.status or row.deprecated_in != item.deprecated_in:
+            out.append(
+                where.page(
+                    site,
+                    urls.HOME,
+                    f"'{item.title}': {item.status} since {item.deprecated_in}, but /{urls.DEPRECATIONS} says "
+                    f"{row.status} since {row.deprecated_in}",
+                    row,
+                )
+            )
+        if row.feature is not None and row.feature.deprecated_in != item.deprecated_in:
+            out.append(
+                where.page(
+                    site,
+                    urls.feature(row.feature.id),
+                    f"deprecated in {row.feature.deprecated_in}, but the home page says {item.deprecated_in}",
+                    feature_id=row.feature.id,
+                )
+            )
+        if row.change is not None:
+            page, _, anchor = item.url.partition("#")
+            version = page.removeprefix(urls.RELEASES).rstrip("/")
+            anchors = {v.anchor for v in _views(site, next(r for r in site.releases if r.version == version))}
+            if anchor not in anchors:
+                out.append(
+                    where.page(site, urls.HOME, f"'{item.title}' links to /{item.url}, which has no such change", row)
+                )
+    latest = site.latest
+    ids = {e.id for e in latest.entries}
+    for entry in site.release_views[latest.version].highlights:
+        if entry.id not in ids:
+            out.append(
+                where.entry(latest, entry, f"highlighted on the home page but not on /{urls.release(latest.version)}")
+            )
+    return out
+
+
+def tiers_agree(site: Site, where: _Where) -> list[Problem]:
+    """A feature's header tier is the tier its lifecycle shows in the latest release, and its
+    per-backend rows never say "No tier" where the feature's own row has a tier."""
+    out = []
+    position = {v: i for i, v in enumerate(site.versions)}
+    for feature in site.features:
+        said = [*_header_against_strip(feature), *_backends_against_strip(site.versions, position, feature)]
+        out += [where.page(site, urls.feature(feature.id), message, feature_id=feature.id) for message in said]
+    return out
+
+
+def _header_against_strip(feature) -> list[str]:
+    last = feature.cells[-1] if feature.cells else None
+    if feature.removed_in is None:
+        shown = last.tier if last is not None and not last.css.startswith("gone") else None
+        today = feature.standing.tier.id if feature.standing.tier else None
+        if shown != today:
+            return [f"the header says tier '{today}', the lifecycle shows '{shown}' in {last.release if last else '—'}"]
+        return []
+    gone = version_key(feature.removed_in)
+    return [
+        f"the lifecycle still shows '{cell.label}' in {cell.release}, after its removal in {feature.removed_in}"
+        for cell in feature.cells
+        if cell.entry is None and cell.tier and version_key(cell.release) >= gone
+    ]
+
+
+def _backends_against_strip(versions: tuple[str, ...], position: dict[str, int], feature) -> list[str]:
+    """What a feature's per-backend rows say against its own row; `position`: each version's index."""
+    own = {}
+    for cell in feature.cells:
+        for k in range(cell.span):
+            own[_nth(versions, position, cell.release, k)] = cell
+    return [
+        f"By backend: {backend} says '{NO_TIER}' in {cell.release}, where the feature is '{mine.label}'"
+        for backend, cells in feature.backend_cells
+        for cell in cells
+        if cell.label == NO_TIER and (mine := own.get(cell.release)) is not None and mine.tier
+    ]
+
+
+def standings_agree(site: Site, where: _Where) -> list[Problem]:
+    """One ending per feature: a removed feature stands removed from its removal release overall and
+    on every backend, and its ledger row states its own ending."""
+    out = []
+    rows = {row.feature.id: row for row in site.ledger if row.feature is not None}
+    for feature in site.features:
+        node = site.catalogue_by_id[feature.id]
+        gone = feature.removed_in
+        for backend, s in (("", feature.standing), *feature.backend_standings):
+            tier = s.tier.id if s.tier else None
+            if gone and (tier != "removed" or s.since != gone):
+                on = f" on {backend}" if backend else ""
+                out.append(
+                    where.catalogue(node, f"{feature.id}: removed in {gone}, but its standing{on} says '{s.words}'")
+                )
+        row = rows.get(feature.id)
+        if row is not None and row.ending is not feature.ending:
+            out.append(where.catalogue(node, f"{feature.id}: the ledger states another ending than its page"))
+    return out
+
+
+def carried_out_cited(site: Site, where: _Where) -> list[Problem]:
+    """A deprecation's `carried_out` names the PR of a change in a later release's list."""
+    out = []
+    # The first release citing each PR: a PR is later than release i when first cited after it
+    # (one pass, where a set of every later release's PRs per release took 1.0 s at 10x).
+    last_cited: dict[str, int] = {}
+    for i, release in enumerate(site.releases):
+        for c in release.changes:
+            for pr in c.prs:
+                last_cited[pr] = i
+    for i, release in enumerate(site.releases):
+        for change in release.changes:
+            if change.carried_out is not None and last_cited.get(change.carried_out, -1) <= i:
+                said = f"carried_out: no later release's change list cites PR {change.carried_out}"
+                out.append(where.change(release.version, change, said))
+    return out
+
+
+_SITE_HISTORY = re.compile(r"former (address|id)|still leads here|(this page|it) was called", re.IGNORECASE)
+
+
+def about_states_facts(site: Site, where: _Where) -> list[Problem]:
+    """A feature's `about` tells readers what it is, not the site's history: former addresses
+    redirect by themselves (aliases), so "its former address … still leads here" goes."""
+    return [
+        where.catalogue(
+            node, f"{node.id}: about tells the page's history ('{m.group(0)}'); aliases redirect by themselves"
+        )
+        for node in site.content.catalogue
+        if node.about and (m := _SITE_HISTORY.search(node.about))
+    ]
+
+
+def alternatives(site: Site, where: _Where) -> list[Problem]:
+    """A compatibility alternative gives another value than the matrix's (else nothing disagrees)."""
+    out = []
+    for release in site.releases:
+        c = release.compatibility
+        for a in c.alternatives if c else ():
+            if c.lists(a.field, a.value):
+                out.append(
+                    where.release(release, f"compatibility.alternatives: {a.field} {a.value} is the matrix's own value")
+                )
+    return out
+
+
+def _views(site: Site, release: Release):
+    return (v for s in site.release_views[release.version].sections for a in s.areas for v in a.changes)
+
+
+def _nth(versions: tuple[str, ...], position: dict[str, int], version: str, k: int) -> str:
+    """The release k places after `version` (a cell spanning several releases covers them);
+    `position` is each version's index in `versions`."""
+    return versions[min(position[version] + k, len(versions) - 1)]

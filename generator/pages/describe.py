@@ -1,0 +1,216 @@
+"""What a link to a page says about it: each page's description and the head fields.
+
+Pasted into a wiki or a chat, a link unfurls with the page's `description` and Open Graph
+fields; this module words them from the enriched model, once per page, so no template
+composes a sentence. It computes no fact: a feature's standing and ending are enrich's
+(generator.enrich.facts), and its description, badge and JSON quote them.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+from markupsafe import Markup
+
+from ..markup import textfilters
+from ..model import urls
+from ..model.computed import Feature, Site, Standing
+from . import cite
+
+SITE_NAME = "PyTorch Release Atlas"  # keep equal to site_name in mkdocs.yml
+
+
+def feature_standing(feature: Feature, backend_id: str | None = None) -> Standing:
+    """A feature's standing, or its standing on one of its backends, as enrich computed it."""
+    if backend_id is None:
+        return feature.standing
+    return dict(feature.backend_standings)[backend_id]
+
+
+def _spans(site: Site, first: str, last: str) -> int:
+    """How many releases lie from first to last, both included."""
+    return site.versions.index(last) - site.versions.index(first) + 1
+
+
+def _names(site: Site, backend_ids) -> str:
+    names = [site.backend_by_id[b].name for b in backend_ids]
+    return ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else "".join(names)
+
+
+def _plural(n: int, word: str, many: str = "") -> str:
+    return f"{n:,} {word if n == 1 else many or word + 's'}"
+
+
+def feature_description(site: Site, feature: Feature) -> str:
+    """'FlexAttention: API-Unstable since 2.5, on CUDA and CPU; in 4 releases from 2.5 to 2.12 (8 releases).'"""
+    s = feature.standing
+    on = f", on {_names(site, feature.backends)}" if feature.backends else ""
+    family = f" Part of {feature.family[-1].name}." if feature.family else ""
+    span = _spans(site, s.first, s.last)
+    return (
+        f"{feature.title}: {s.words}{on}{_ending(feature)}. Announced in {_plural(s.releases, 'PyTorch release')}, "
+        f"spanning {_plural(span, 'release')} from {s.first} to {s.last}.{family}"
+    )
+
+
+def _ending(feature: Feature) -> str:
+    """'; deprecated in 2.8; part removed in 2.11 …' for a feature that ends but is not removed."""
+    e = feature.ending
+    if e is None or e.removed_in:
+        return ""
+    words = e.words
+    return "; " + words[0].lower() + words[1:]
+
+
+def family_description(site: Site, family) -> str:
+    """A family: its members, the releases it spans, and its own standing where it has entries."""
+    node = family.node
+    own = ""
+    if family.feature is not None:
+        own = f" {node.name} itself: {family.feature.standing.words}{_ending(family.feature)}."
+    if not family.by_release:
+        return f"{node.name}: a family of {_plural(family.members, 'feature')} in PyTorch 2.x.{own}"
+    first, last = family.by_release[-1][0].version, family.by_release[0][0].version
+    return (
+        f"{node.name}: a family of {_plural(family.members, 'feature')}, announced in "
+        f"{_plural(len(family.by_release), 'PyTorch release')} from {first} to {last}.{own}"
+    )
+
+
+def release_description(site: Site, release) -> str:
+    """'PyTorch 2.8, released August 6, 2025: 20 features announced (5 Stable …), 1,034 release-note changes (12 breaking).'"""
+    view = site.release_views[release.version]
+    tiers = ", ".join(f"{len(entries)} {tier.name}" for tier, entries in view.by_tier)
+    changes = ""
+    if release.changes:
+        breaking = sum(1 for c in release.changes if c.section == "bc-breaking")
+        changes = f", {_plural(len(release.changes), 'release-note change')} ({breaking:,} breaking)"
+    return (
+        f"PyTorch {release.version}, released {textfilters.release_date(release.date)}: "
+        f"{_plural(len(release.entries), 'feature')} announced{f' ({tiers})' if tiers else ''}{changes}; "
+        f"{release.commits:,} commits from {release.contributor_count:,} contributors."
+    )
+
+
+def backend_description(site: Site, view) -> str:
+    """A backend: features announced for it, the releases they span, its release-note changes."""
+    b = view.backend
+    rows = view.matrix.rows
+    releases = [r.version for r, entries in view.entries_by_release if entries]
+    span = f" from {releases[-1]} to {releases[0]}" if releases else ""
+    return (
+        f"{b.name} ({b.vendor}) in PyTorch 2.x: {_plural(len(rows), 'feature')} announced for it{span}, "
+        f"{_plural(view.change_total, 'release-note change')}."
+    )
+
+
+def backend_changes_description(site: Site, view, release) -> str:
+    """One backend's changes in one release, with their breaking and deprecation counts."""
+    count = next(c for c in view.change_counts if c.release.version == release.version)
+    return (
+        f"{_plural(count.total, 'release-note change')} for {view.backend.name} in PyTorch {release.version}: "
+        f"{count.breaking:,} breaking, {_plural(count.deprecations, 'deprecation')}."
+    )
+
+
+def feature_changes_description(name: str, changes, family: bool) -> str:
+    """One release's changes tied to a feature or family (computed.ReleaseChanges), counted:
+    'torch.export in PyTorch 2.13: 13 release-note changes tied to it itself; 1 change of its
+    members that an upgrade must act on.'"""
+    parts = []
+    if changes.own:
+        parts.append(f"{_plural(len(changes.own), 'release-note change')} tied to it{' itself' if family else ''}")
+    if changes.member_actions:
+        parts.append(f"{_plural(len(changes.member_actions), 'change')} of its members that an upgrade must act on")
+    return f"{name} in PyTorch {changes.release.version}: {'; '.join(parts)}."
+
+
+def symbol_module_description(site: Site, module) -> str:
+    """A module's page of names: how many, how often named, over which releases."""
+    uses = [u for s in module.symbols for u in s.uses]
+    changes = sum(1 for u in uses if u.change is not None)
+    releases = sorted({u.release for u in uses}, key=site.versions.index)
+    span = f" from {releases[0]} to {releases[-1]}" if releases else ""
+    return (
+        f"{module.name}: {_plural(len(module.symbols), 'name')} that PyTorch 2.x release notes and feature "
+        f"announcements mention{span}, in {_plural(changes, 'change')} and "
+        f"{_plural(len(uses) - changes, 'feature entry', 'feature entries')}."
+    )
+
+
+def symbol_name_description(site: Site, symbol) -> str:
+    """A name's page of every change and feature entry naming it, counted, over which releases."""
+    changes = sum(1 for u in symbol.uses if u.change is not None)
+    entries = len(symbol.uses) - changes
+    return (
+        f"{symbol.name}: named in {_plural(changes, 'release-note change')} and "
+        f"{_plural(entries, 'feature entry', 'feature entries')} of PyTorch 2.x, from "
+        f"{symbol.uses[-1].release} to {symbol.uses[0].release}."
+    )
+
+
+@dataclass(frozen=True)
+class PageMeta:
+    """What a page's head says about it: its description and the Open Graph fields."""
+
+    description: str  # the page's own (pages.Page.description)
+    url: str  # absolute
+    type: str  # og:type
+    image: str  # absolute URL of the preview image
+    title: str  # plain text of the link a citation makes
+    cite: Markup = Markup("")  # the page's "Link or embed" block, where it has one
+    menu: Markup = Markup("")  # the shared ¶ menu of a page of changes, where it has one
+
+
+# A page's title in its head (and card), by template, from its view; a kind not named here is
+# titled by the site's name. The pages a feature heads carry its badge in their citation block.
+_TITLES = {
+    "feature.md.j2": lambda c: c["feature"].title,
+    "family.md.j2": lambda c: c["family"].node.name,
+    "release.md.j2": lambda c: f"PyTorch {c['release'].version}",
+    "backend.md.j2": lambda c: f"{c['view'].backend.name} in PyTorch 2.x",
+    "backend_changes.md.j2": lambda c: f"{c['backend'].name} in PyTorch {c['release'].version}",
+    "feature_changes.md.j2": lambda c: f"{c['name']} in PyTorch {c['changes'].release.version}",
+    "symbol_module.md.j2": lambda c: f"{c['module'].name} in PyTorch 2.x",
+    "symbol_name.md.j2": lambda c: f"{c['symbol'].name} in PyTorch 2.x",
+}
+_HEADED = {"feature.md.j2": lambda c: c["feature"], "family.md.j2": lambda c: c["family"].feature}
+_NOT_CITED = frozenset({"backend_changes.md.j2", "feature_changes.md.j2", "symbol_name.md.j2"})
+"""Pages made to bound another page's length: cited through the page they continue."""
+
+
+def page_meta(site: Site, page, base: str) -> PageMeta:
+    """The head fields of a page (pages.Page) on the site at `base` (ending in '/'): its
+    description is the page's own (pages.py asks the functions above for it)."""
+    c, template = page.context, page.template
+    url = base + page.url
+    title = _TITLES[template](c) if template in _TITLES else None
+    menu = Markup("")
+    if (
+        template == "release.md.j2" and c["release"].changes
+    ):  # a release whose notes are not imported has no change to cite
+        menu = cite.menu(url, f"{title}: ")
+    kind = "website" if page.url == urls.HOME else "article"
+    block = Markup("")
+    if title is not None and template not in _NOT_CITED:
+        feature = _HEADED[template](c) if template in _HEADED else None
+        badge = preview = None
+        if feature is not None:
+            badge = base + urls.badge(feature.id)
+            words = feature.standing.words
+            preview = (urls.relative(page.url, urls.badge(feature.id)), f"Badge: {feature.title}: {words}")
+        block = cite.block(f"{title} ({SITE_NAME})", url, badge, preview)
+    return PageMeta(page.description, url, kind, base + urls.CARD, title or SITE_NAME, block, menu)
+
+
+QUERY_PAGES = ("/" + urls.UPGRADE, "/" + urls.COMPARE)
+
+
+def head_fields(meta: PageMeta) -> str:
+    """Front-matter lines for the theme override's Open Graph tags (JSON strings are YAML)."""
+    # A page whose answer is in its query (/upgrade/?from=…&to=…) names no og:url: a preview
+    # then keeps the address shared, where the page's own URL would show another range.
+    shared = meta.url if not meta.url.endswith(QUERY_PAGES) else ""
+    fields = {"og_url": shared, "og_type": meta.type, "og_image": meta.image}
+    return "".join(f"{k}: {json.dumps(v)}\n" for k, v in fields.items())

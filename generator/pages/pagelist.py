@@ -1,0 +1,339 @@
+"""The page list: every page of the site, with its URL, title, description, template and view.
+
+The one place that says which pages exist. `render` renders them, `manifest` promises their
+URLs, `search` indexes their titles and descriptions; none of them asks another for the list.
+A page's view (`context`) is what its template is given besides `site`; what it reads of
+`site` is recorded while it renders (generator.render.reads), so live preview knows which pages an
+edit touches without any page declaring it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from markupsafe import Markup
+
+from ..model import urls
+from ..model.computed import Site, paged
+from . import describe, envpaste
+
+ROOT = Path(__file__).resolve().parents[2]
+BENCHMARK = ROOT / "generator" / "benchmark.md"
+SITE_NAME = "PyTorch Release Atlas"  # keep equal to site_name in mkdocs.yml
+
+
+@dataclass(frozen=True, eq=False)
+class Page:
+    """A generated page. Templates print `title` and `description` in its front matter (the
+    home page prints no title: Material would add the site name to it)."""
+
+    url: str  # e.g. "releases/2.12/"; its source under docs/ is urls.source(url)
+    template: str
+    title: str
+    description: str
+    context: dict  # the page's view: what its template is given besides site and the helpers
+    source: str  # content file(s) it comes from, named in a comment at the top
+
+
+_FIXED = [
+    # url, template, title, description, source
+    (urls.RELEASES, "releases.md.j2", "Releases", "Every PyTorch 2.x release, newest first.", "releases/*.yaml"),
+    (
+        urls.FEATURES,
+        "features.md.j2",
+        "Features",
+        "Every feature announced in a PyTorch 2.x release, with its current tier and lifecycle.",
+        "releases/*.yaml",
+    ),
+    (
+        urls.BACKENDS,
+        "backends.md.j2",
+        "Backends",
+        "PyTorch 2.x feature timelines per backend — CUDA, ROCm, MPS, XPU, CPU, distributed and more.",
+        "backends.yaml, releases/*.yaml, changes/*.yaml",
+    ),
+    (
+        urls.TIERS,
+        "tiers.md.j2",
+        "Tiers",
+        "What Prototype, Beta, Stable, API-Unstable, API-Stable, Deprecated and Removed mean, and which features carry each.",
+        "tiers.yaml",
+    ),
+    (
+        urls.CONTRIBUTORS,
+        "contributors.md.j2",
+        "Contributors",
+        "People the PyTorch release posts credit by name, and for what.",
+        "releases/*.yaml",
+    ),
+    (
+        urls.COMPATIBILITY,
+        "compatibility.md.j2",
+        "Compatibility matrix",
+        "Python, C++, CUDA and ROCm versions supported by each PyTorch 2.x release.",
+        "releases/*.yaml",
+    ),
+    (
+        urls.TIMELINE,
+        "timeline.md.j2",
+        "Timeline",
+        "Every PyTorch 2.x feature across the releases that announced or changed it, filterable by backend, area and tier, the newest releases first.",
+        "releases/*.yaml",
+    ),
+    (
+        urls.COMPARE,
+        "compare.md.j2",
+        "Compare releases",
+        "What upgrading between two PyTorch releases brings — breaking changes, deprecations, removals, promotions and new features.",
+        "releases/*.yaml, changes/*.yaml",
+    ),
+    (
+        urls.UPGRADE,
+        "upgrade.md.j2",
+        "Upgrade guide",
+        "What breaks when you move between PyTorch releases, and what to change — filtered to your backend and to the code you paste.",
+        "releases/*.yaml, changes/*.yaml",
+    ),
+    (
+        urls.UPGRADE_DEFAULTS,
+        "defaults.md.j2",
+        "Default and behaviour changes",
+        "Every change of a default or of behaviour across PyTorch 2.x releases, with what to do and the way back.",
+        "changes/*.yaml",
+    ),
+    (
+        urls.DEPRECATIONS,
+        "deprecations.md.j2",
+        "Deprecations",
+        "Every deprecated PyTorch feature or API, when it was deprecated, when removal was announced for, and when it went.",
+        "releases/*.yaml, changes/*.yaml",
+    ),
+    (
+        urls.SEARCH,
+        "search.md.j2",
+        "Search",
+        "Every page and release-note change that matches a query, filtered by release, backend and section, and sortable by release.",
+        "releases/*.yaml, changes/*.yaml",
+    ),
+    (
+        urls.API_PAGE,
+        "api.md.j2",
+        "JSON API",
+        "Machine-readable release, feature and backend data, and Atom feeds.",
+        "releases/*.yaml",
+    ),
+]
+
+
+def pages(site: Site) -> tuple[Page, ...]:
+    """Every page of the site, in a fixed order, each with its own view: the site's own pages,
+    then symbol, release, feature and family, and backend pages. Listed once per model, when
+    enrich makes it, and kept on the Site beside its fields (as functools.cached_property keeps a
+    value; comparisons of models read fields only): the render, the search index and the URL
+    manifest all read that one list."""
+    listed = site.__dict__.get(_LISTED)
+    if listed is None:
+        listed = site.__dict__[_LISTED] = tuple(page_list(site))
+    return listed
+
+
+_LISTED = "pages"
+
+
+def page_list(site: Site) -> list[Page]:
+    """What `pages` lists, listed anew."""
+    return [
+        *_site_pages(site),
+        *_symbol_pages(site),
+        *_release_pages(site),
+        *_feature_pages(site),
+        *_backend_pages(site),
+    ]
+
+
+def _site_pages(site: Site) -> Iterator[Page]:
+    yield Page(
+        urls.HOME,
+        "home.md.j2",
+        SITE_NAME,
+        "What every PyTorch 2.x release changed — by release, by feature and by backend.",
+        {"view": site.release_views[site.latest.version], "home": site.home},
+        "releases/*.yaml, changes/*.yaml",
+    )
+    for url, template, title, description, source in _FIXED:
+        # The guide's environment box reads the compatibility rows and the GPU table (envpaste.view).
+        view = {"env": envpaste.view_json(site)} if url == urls.UPGRADE else {}
+        if url == urls.TIMELINE:
+            view = {"matrix": site.timeline[0], "spans": _timeline_spans(site)}
+        if url == urls.UPGRADE_DEFAULTS:
+            view = {"span": site.defaults_pages[0], "spans": _defaults_spans(site)}
+        yield Page(url, template, title, description, view, source)
+    for span in site.defaults_pages[1:]:
+        first, last = span.first, span.last
+        yield Page(
+            urls.defaults_span(first, last),
+            "defaults.md.j2",
+            f"Default and behaviour changes {first}–{last}",
+            f"Every change of a default or of behaviour in PyTorch {first} to {last}, with what to do and the way back.",
+            {"span": span, "spans": _defaults_spans(site)},
+            "changes/*.yaml",
+        )
+    for matrix in site.timeline[1:]:
+        first, last = matrix.releases[0], matrix.releases[-1]
+        yield Page(
+            urls.timeline_span(first, last),
+            "timeline.md.j2",
+            f"Timeline {first}–{last}",
+            f"Every PyTorch feature releases {first} to {last} announced or changed, across those releases, filterable by backend, area and tier.",
+            {"matrix": matrix, "spans": _timeline_spans(site)},
+            "releases/*.yaml",
+        )
+    yield Page(
+        urls.SPEED,
+        "speed.md.j2",
+        "How fast is it",
+        "Build time, page weight, search transfer and latency, and live-preview latency of this site, measured at 1× and 10× the real content.",
+        {"report": benchmark()},
+        "../generator/benchmark.md (make bench)",
+    )
+
+
+def _span_links(spans: list[tuple[str, str]], first_page: str, url_of) -> tuple[tuple[str, str, str], ...]:
+    """(first, last, URL) of each page of a list cut by model.page_spans, newest first: the newest
+    span at `first_page`, each earlier one at url_of(first, last). What each page links to."""
+    return tuple((a, b, first_page if n == 0 else url_of(a, b)) for n, (a, b) in enumerate(spans))
+
+
+def _timeline_spans(site: Site) -> tuple[tuple[str, str, str], ...]:
+    spans = [(m.releases[0], m.releases[-1]) for m in site.timeline]
+    return _span_links(spans, urls.TIMELINE, urls.timeline_span)
+
+
+def _defaults_spans(site: Site) -> tuple[tuple[str, str, str], ...]:
+    spans = [(s.first, s.last) for s in site.defaults_pages]
+    return _span_links(spans, urls.UPGRADE_DEFAULTS, urls.defaults_span)
+
+
+def _symbol_pages(site: Site) -> Iterator[Page]:
+    yield Page(
+        urls.SYMBOLS,
+        "symbols.md.j2",
+        "API symbols",
+        "Every torch.* name that a PyTorch 2.x release-note change or feature names, by module, each with the changes and features that name it.",
+        {},
+        "releases/*.yaml, changes/*.yaml",
+    )
+    for module in site.symbol_pages.values():
+        yield Page(
+            urls.symbol_page(module.name),
+            "symbol_module.md.j2",
+            module.name,
+            describe.symbol_module_description(site, module),
+            {"module": module},
+            "releases/*.yaml, changes/*.yaml",
+        )
+        for symbol in module.symbols:
+            if symbol.more:
+                yield Page(
+                    urls.symbol_name_page(module.name, symbol.name),
+                    "symbol_name.md.j2",
+                    symbol.name,
+                    describe.symbol_name_description(site, symbol),
+                    {"module": module.name, "symbol": symbol},
+                    "releases/*.yaml, changes/*.yaml",
+                )
+
+
+def _release_pages(site: Site) -> Iterator[Page]:
+    for release in site.releases:
+        v = release.version
+        yield Page(
+            urls.release(v),
+            "release.md.j2",
+            f"PyTorch {v}",
+            describe.release_description(site, release),
+            {"release": release, "view": site.release_views[v]},
+            release.source_file + (f", changes/{v}.yaml" if release.changes else ""),
+        )
+
+
+def _feature_pages(site: Site) -> Iterator[Page]:
+    """A page per feature, but a family's feature, whose family page tells its story; then the
+    family pages. Each is followed by a page per release with the changes that release ties to it,
+    where they are too many for its own page (computed.paged)."""
+    for feature in site.features:
+        if feature.id not in site.family_by_id:
+            by_release = site.feature_changes_by_release.get(feature.id, ())
+            yield Page(
+                urls.feature(feature.id),
+                "feature.md.j2",
+                feature.title,
+                describe.feature_description(site, feature),
+                {
+                    "feature": feature,
+                    "changes": site.feature_changes.get(feature.id, ()),
+                    "by_release": by_release,
+                    "paged": paged(by_release),
+                },
+                "features/*.yaml, releases/*.yaml, changes/*.yaml",
+            )
+            yield from _feature_changes_pages(site, feature.id, feature.title, by_release, False)
+    for family in site.families:
+        yield Page(
+            urls.feature(family.node.id),
+            "family.md.j2",
+            family.node.name,
+            describe.family_description(site, family),
+            {"family": family, "paged": paged(family.changes_by_release)},
+            f"{family.node.source_file}, releases/*.yaml, changes/*.yaml",
+        )
+        yield from _feature_changes_pages(site, family.node.id, family.node.name, family.changes_by_release, True)
+
+
+def _feature_changes_pages(site: Site, feature_id: str, name: str, by_release, family: bool) -> Iterator[Page]:
+    """/features/<id>/X.Y/: the changes one release ties to a feature or a family, for one whose
+    changes are too many for its own page (computed.paged)."""
+    if not paged(by_release):
+        return
+    for changes in by_release:
+        v = changes.release.version
+        yield Page(
+            urls.feature_changes(feature_id, v),
+            "feature_changes.md.j2",
+            f"{name} changes in PyTorch {v}",
+            describe.feature_changes_description(name, changes, family),
+            {"feature_id": feature_id, "name": name, "changes": changes, "family": family},
+            f"features/*.yaml, releases/*.yaml, changes/{v}.yaml",
+        )
+
+
+def _backend_pages(site: Site) -> Iterator[Page]:
+    """A page per backend, and one per backend and release with that release's changes for it."""
+    for view in site.backend_views:
+        b = view.backend
+        yield Page(
+            urls.backend(b.id),
+            "backend.md.j2",
+            b.name,
+            describe.backend_description(site, view),
+            {"view": view},
+            "backends.yaml, releases/*.yaml, changes/*.yaml",
+        )
+        for release, views in view.changes_by_release:
+            yield Page(
+                urls.backend_changes(b.id, release.version),
+                "backend_changes.md.j2",
+                f"{b.name} changes in PyTorch {release.version}",
+                describe.backend_changes_description(site, view, release),
+                {"backend": b, "release": release, "views": views},
+                f"backends.yaml, changes/{release.version}.yaml",
+            )
+
+
+def benchmark() -> Markup:
+    """The published benchmark report (our own Markdown, written by `make bench`)."""
+    if BENCHMARK.exists():
+        return Markup(BENCHMARK.read_text(encoding="utf-8"))
+    return Markup("# How fast is it\n\nNo benchmark has been published yet: run `make bench`.\n")

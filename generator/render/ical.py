@@ -1,0 +1,215 @@
+"""/calendar.ics (iCalendar, RFC 5545): every release and patch release, the releases RELEASE.md's
+cadence plans (content/cadence.yaml) until their release file exists, and every removal a
+deprecation announces, on the day the release it is due in ships (or is planned to).
+
+All-day events; a patch documented by its month alone spans that month. Deterministic: the stamp
+is the newest release's date (`Site.source_date_epoch`), so the same content gives the same bytes.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+from collections.abc import Callable
+
+from ..markup.textfilters import plain
+from ..model import urls
+from ..model.computed import LedgerRow, Site
+
+PRODID = "-//PyTorch Release Atlas//calendar//EN"
+
+
+def _text(value: str) -> str:
+    """A TEXT value escaped (RFC 5545 3.3.11): backslash, semicolon, comma and line breaks."""
+    value = value.replace("\\", "\\\\").replace(";", "\\;").replace(",", "\\,")
+    return "\\n".join(" ".join(line.split()) for line in value.strip().splitlines())
+
+
+def _fold(line: str) -> list[str]:
+    """A content line cut into lines of at most 75 octets, each after the first led by a space
+    (RFC 5545 3.1), never inside a UTF-8 character."""
+    out, current, size = [], "", 0
+    for char in line:
+        width = len(char.encode("utf-8"))
+        if size + width > (75 if not out else 74):
+            out.append(current)
+            current, size = "", 0
+        current += char
+        size += width
+    out.append(current)
+    return [out[0], *(" " + part for part in out[1:])]
+
+
+def _day(date: dt.date) -> str:
+    return date.strftime("%Y%m%d")
+
+
+def _month(text: str) -> tuple[dt.date, dt.date]:
+    """'2025-11' -> (first day, first day of the next month); a full date -> (it, the next day)."""
+    if len(text) == 10:
+        day = dt.date.fromisoformat(text)
+        return day, day + dt.timedelta(days=1)
+    year, month = map(int, text.split("-"))
+    return dt.date(year, month, 1), dt.date(year + month // 12, month % 12 + 1, 1)
+
+
+def _event(uid: str, start: dt.date, end: dt.date, summary: str, description: str, url: str, stamp: str) -> list[str]:
+    lines = [
+        "BEGIN:VEVENT",
+        f"UID:{uid}@pytorch-release-atlas",
+        f"DTSTAMP:{stamp}",
+        f"DTSTART;VALUE=DATE:{_day(start)}",
+        f"DTEND;VALUE=DATE:{_day(end)}",
+        f"SUMMARY:{_text(summary)}",
+        f"DESCRIPTION:{_text(description)}",
+        "TRANSP:TRANSPARENT",
+    ]
+    if url:
+        lines.append(f"URL;VALUE=URI:{url}")
+    return [*lines, "END:VEVENT"]
+
+
+def _releases(site: Site, base: str, stamp: str) -> list[list[str]]:
+    events = []
+    for release in site.releases:
+        page = base + urls.release(release.version)
+        one_day = release.date + dt.timedelta(days=1)
+        events.append(
+            _event(
+                f"release-{release.version}",
+                release.date,
+                one_day,
+                f"PyTorch {release.version} released",
+                release.summary,
+                page,
+                stamp,
+            )
+        )
+        for patch in release.patches:
+            start, end = _month(patch.date)
+            when = "" if len(patch.date) == 10 else f" The day is not documented: it shipped in {start:%B %Y}."
+            events.append(
+                _event(
+                    f"patch-{patch.version}",
+                    start,
+                    end,
+                    f"PyTorch {patch.version} (patch release)",
+                    (patch.summary or f"A patch release of PyTorch {release.version}.") + when,
+                    base + urls.at(urls.release(release.version), urls.patch_anchor(patch.version)),
+                    stamp,
+                )
+            )
+    return events
+
+
+def _planned(site: Site, stamp: str) -> list[list[str]]:
+    shipped = set(site.versions)
+    source = site.content.planned_source
+    events = []
+    for plan in site.content.planned:
+        if plan.version in shipped:
+            continue
+        tentative = f"Planned in RELEASE.md's release cadence; all dates there are tentative. {source}"
+        events.append(
+            _event(
+                f"planned-{plan.version}",
+                plan.release,
+                plan.release + dt.timedelta(days=1),
+                f"PyTorch {plan.version} planned release (tentative)",
+                tentative,
+                source,
+                stamp,
+            )
+        )
+        if plan.branch_cut:
+            events.append(
+                _event(
+                    f"branch-cut-{plan.version}",
+                    plan.branch_cut,
+                    plan.branch_cut + dt.timedelta(days=1),
+                    f"PyTorch {plan.version} release branch cut (tentative)",
+                    tentative,
+                    source,
+                    stamp,
+                )
+            )
+        if plan.first_patch:
+            start, end = _month(plan.first_patch)
+            events.append(
+                _event(
+                    f"planned-patch-{plan.version}.1",
+                    start,
+                    end,
+                    f"PyTorch {plan.version}.1 planned patch release (tentative, {start:%B %Y})",
+                    tentative,
+                    source,
+                    stamp,
+                )
+            )
+    return events
+
+
+def due_dates(site: Site) -> dict[str, dt.date]:
+    """The day each release shipped, or is planned to."""
+    out = {p.version: p.release for p in site.content.planned}
+    out.update({r.version: r.date for r in site.releases})
+    return out
+
+
+def _removals(site: Site, base: str, stamp: str) -> list[list[str]]:
+    days = due_dates(site)
+    events = []
+    for row in site.ledger:
+        if not row.removal_planned or row.removal_planned not in days:
+            continue
+        day = days[row.removal_planned]
+        events.append(
+            _event(
+                "removal-" + hashlib.sha1(row.url.encode("utf-8")).hexdigest()[:12],
+                day,
+                day + dt.timedelta(days=1),
+                f"Removal due in PyTorch {row.removal_planned}: {_plain(row)}",
+                _removal_words(row),
+                base + row.url,
+                stamp,
+            )
+        )
+    return events
+
+
+def _plain(row: LedgerRow) -> str:
+    text = plain(row.title)
+    return text if len(text) <= 120 else text[:119] + "…"
+
+
+def _removal_words(row: LedgerRow) -> str:
+    said = f"Deprecated in {row.deprecated_in}; its removal was announced for {row.removal_planned}."
+    if row.status == "removed":
+        return f"{said} Removed in {row.removed_in}."
+    if row.status == "overdue":
+        return f"{said} {row.removal_planned} shipped without removing it."
+    return said
+
+
+def render_calendar(site: Site, base: str) -> dict[str, tuple[tuple, Callable[..., bytes]]]:
+    """The calendar, keyed by its path under docs/, as its inputs and the function drawing it (the
+    render's one memo, render.render_site, keeps it while its reads of the model are unchanged)."""
+    return {urls.CALENDAR: ((site,), lambda s: _calendar(s, base))}
+
+
+def _calendar(site: Site, base: str) -> bytes:
+    stamp = dt.datetime.fromtimestamp(site.source_date_epoch, dt.UTC).strftime("%Y%m%dT%H%M%SZ")
+    head = [
+        "BEGIN:VCALENDAR",
+        "VERSION:2.0",
+        f"PRODID:{PRODID}",
+        "CALSCALE:GREGORIAN",
+        "METHOD:PUBLISH",
+        "X-WR-CALNAME:PyTorch releases",
+        f"X-WR-CALDESC:{_text('PyTorch releases, patch releases, planned releases and due removals, from the PyTorch Release Atlas.')}",
+    ]
+    events = _releases(site, base, stamp) + _planned(site, stamp) + _removals(site, base, stamp)
+    events.sort(key=lambda e: (e[3], e[1]))  # by DTSTART, then UID
+    lines = head + [line for event in events for line in event] + ["END:VCALENDAR"]
+    text = "".join(part + "\r\n" for line in lines for part in _fold(line))
+    return text.encode("utf-8")

@@ -1,0 +1,324 @@
+"""Render stage: one Jinja Environment, one template per page kind, Markdown into a folder.
+
+Pages are written only when their bytes change (so `mkdocs serve` does not rebuild in loops
+and unchanged pages keep their mtime), and files in the folder that no page produces any
+more are removed. In live preview (`record`, `previous`), a page whose reads of the model
+(generator.render.reads) are unchanged since the last render keeps its bytes without being rendered.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import json
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import jinja2
+from markupsafe import Markup
+
+from ..markup import rawhtml, textfilters
+from ..model import urls
+from ..model.computed import Site
+from ..model.content import (
+    BREAKING_GROUPS,
+    CHANGE_KINDS,
+    CHANGE_LABELS,
+    EVERY_BACKEND_GROUPS,
+    SECTION_TITLES,
+    UPGRADE_GROUPS,
+)
+from ..pages import describe
+from ..pages.pagelist import ROOT, pages
+from ..util import forked
+from ..util.writer import write_atomic
+from . import browser, card
+from .reads import Compare, Reads
+
+TEMPLATES = ROOT / "templates"
+ASSETS = TEMPLATES / "assets"
+
+
+TEMPLATE_CACHE = ROOT / "build" / "templates"
+
+
+def template_cache(name: str):
+    """Where builds keep Jinja templates compiled, as Python keeps modules in __pycache__:
+    build/templates/<name>/ (git-ignored), a jinja2.FileSystemBytecodeCache. A template whose
+    source changed is compiled again (the cache is keyed by its checksum); files are replaced
+    atomically, so builds running at once share it. None where the folder cannot be made."""
+    folder = TEMPLATE_CACHE / name
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return None
+    if not os.access(folder, os.W_OK):  # a read-only checkout: compile every time
+        return None
+    return jinja2.FileSystemBytecodeCache(str(folder))
+
+
+@functools.cache
+def environment() -> jinja2.Environment:
+    """The one Jinja environment: strict, escaping every data value by default.
+
+    Built once per process, so templates compile once; auto_reload recompiles only a
+    template whose file changed (live preview). A full render at 1x takes 0.02 s longer
+    without the memo (`make bench`, "Memos")."""
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(TEMPLATES)),
+        bytecode_cache=template_cache("atlas"),
+        undefined=jinja2.StrictUndefined,
+        finalize=textfilters.finalize,
+        autoescape=False,  # Markdown output: finalize escapes for HTML *and* Markdown
+        keep_trailing_newline=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    env.filters.update(
+        text=textfilters.text,
+        rich=textfilters.rich,
+        record=textfilters.record,
+        headline=textfilters.headline,
+        html_id=textfilters.html_id,
+        blocks=textfilters.blocks,
+        html_block=lambda html: Markup(rawhtml.wrap(html)),
+        # A macro's output: HTML a template wrote, each data value in it already escaped by
+        # finalize. Only ever after a macro call (tests/test_render.py holds templates to that).
+        macro_html=Markup,
+        url=textfilters.url,
+        num=lambda n: f"{n:,}",
+        frontmatter=textfilters.frontmatter,
+        date=textfilters.release_date,
+        pr_url=lambda n: textfilters.url(urls.pr(n)),
+        issue_url=lambda n: textfilters.url(urls.issue(n)),
+        tojson_attr=lambda v: textfilters.text(json.dumps(v, sort_keys=True, separators=(",", ":"))),
+    )
+    env.globals.update(
+        upgrade_groups=UPGRADE_GROUPS,
+        change_label=CHANGE_LABELS,
+        change_kind=CHANGE_KINDS,
+        # version -> its API file, relative to the page: where /compare/ and /upgrade/ fetch a release
+        api_files=lambda versions, href: {v: str(href(urls.api_release(v))) for v in versions},
+        section_title=SECTION_TITLES,
+        urls=urls,
+        coverage=coverage,
+        breaking_groups=BREAKING_GROUPS,
+        every_backend_groups=EVERY_BACKEND_GROUPS,
+    )
+    return env
+
+
+def coverage(site: Site) -> str:
+    """The releases whose change lists the site holds, in words: "2.5–2.14", or "no release"."""
+    have = site.change_lists
+    if not have:
+        return "no release"
+    runs, start = [], 0
+    index = {v: i for i, v in enumerate(site.versions)}
+    for k in range(1, len(have) + 1):
+        if k == len(have) or index[have[k]] != index[have[k - 1]] + 1:
+            runs.append(have[start] if start == k - 1 else f"{have[start]}–{have[k - 1]}")
+            start = k
+    return ", ".join(runs)
+
+
+@dataclass
+class Rendered:
+    """One render of the site: every file's bytes and, when recorded (live preview), what each
+    page and API file was built from: its title and description, its view (or inputs) and what
+    its rendering read of them and of the site (generator.render.reads), for the next render to reuse."""
+
+    site: Site
+    files: dict[str, bytes]
+    built_from: dict[str, tuple] = field(default_factory=dict)  # path -> (head, inputs, record)
+    fresh: list[str] = field(default_factory=list)  # pages and API files rendered, not kept
+
+    def kept(self, compare: Compare, path: str, head: tuple, inputs: tuple) -> tuple | None:
+        """The record of `path` if its previous bytes hold for these inputs, else None."""
+        if path not in self.built_from or path not in self.files:
+            return None
+        old_head, old_inputs, record = self.built_from[path]
+        if old_head != head or len(old_inputs) != len(inputs):
+            return None
+        # Input by input: a tuple of inputs led by a text (a feed's name) is not one text-led value.
+        return record if all(compare.same(record, o, n) for o, n in zip(old_inputs, inputs, strict=True)) else None
+
+
+def drawn(parts: dict[str, tuple]) -> dict[str, bytes]:
+    """The bytes of files given as (inputs, draw[, whole]) (generator.render.api, feeds, badges …), drawn now."""
+    return {path: draw(*inputs) for path, (inputs, draw, *_) in parts.items()}
+
+
+def render_all(site: Site, site_url: str = urls.DEFAULT_SITE_URL, env: jinja2.Environment | None = None) -> dict:
+    """Every page, API file and feed as bytes, keyed by its path under docs/."""
+    return render_site(site, site_url, env).files
+
+
+def render_site(
+    site: Site,
+    site_url: str = urls.DEFAULT_SITE_URL,
+    env: jinja2.Environment | None = None,
+    previous: Rendered | None = None,
+    record: bool = False,
+) -> Rendered:
+    """Render every page, API file and feed. With `record`, note what each page read, so that a
+    later render given this one as `previous` (same templates and site URL) keeps the bytes of
+    every page whose reads are unchanged instead of rendering it again."""
+    env = env or environment()
+    base = urls.site_root(site_url)
+    out = Rendered(site, {})
+    make = _Maker(out, previous, record)
+    versions = frozenset(site.versions)
+    every = list(pages(site))
+    mine, theirs, helper = every, [], None
+    if previous is None and not record and len(every) >= PARALLEL_FROM and forked.available():
+        # A build renders every other page in a forked child (each side gets its share of each
+        # page kind) and the rest here, then the API files and feeds, then takes the child's.
+        mine, theirs = every[0::2], every[1::2]
+        helper = forked.beside(lambda: [_page_file(env, site, page, base, versions) for page in theirs])
+    bodies: dict[str, bytes] = {}
+    for page in mine:
+        names = tuple(sorted(page.context))
+        meta = describe.page_meta(site, page, base)  # computed from the model: part of the head, compared whole
+
+        def draw(model, *context, page=page, meta=meta, names=names) -> bytes:
+            return _render_page(env, page, meta, model, dict(zip(names, context, strict=True)), versions)
+
+        head = (page.template, page.title, page.description, names, meta)
+        inputs = (site, *(page.context[k] for k in names))
+        bodies[urls.source(page.url)] = make(urls.source(page.url), head, inputs, draw, page=True)
+    made = _data_files(site, base, make)
+    if theirs:
+        bodies.update(zip((urls.source(page.url) for page in theirs), helper.result(), strict=True))
+        out.fresh.extend(urls.source(page.url) for page in theirs)
+    out.files = {urls.source(page.url): bodies[urls.source(page.url)] for page in every}  # in the pages' order
+    out.files.update(made)
+    out.files.update(browser.files())  # what the scripts read from Python (search paths, shards)
+    out.files[urls.CARD] = card.png()
+    for asset in sorted(ASSETS.rglob("*")):
+        if asset.is_file():
+            out.files[f"assets/{asset.relative_to(ASSETS).as_posix()}"] = asset.read_bytes()
+    return out
+
+
+def _data_files(site: Site, base: str, make: _Maker) -> dict[str, bytes]:
+    """Every file but the pages (API, feeds, symbol data, calendar, badges), each given as the
+    inputs it is drawn from and its drawing function, and made through the same memo as the
+    pages. A file marked `whole` prints its inputs nearly whole (a release's API record), so it
+    is drawn from them unwatched and kept while they are equal (recording its reads would earn
+    nothing)."""
+    from .api import render_api
+    from .badges import render_badges
+    from .feeds import render_feeds, render_item_feeds
+    from .ical import render_calendar
+    from .symbol_data import render_symbol_data
+
+    made = {}
+    for parts in (
+        render_api(site, base),
+        render_feeds(site, base),
+        render_item_feeds(site, base),
+        render_symbol_data(site, base),
+        render_calendar(site, base),
+        render_badges(site),
+    ):
+        made.update(
+            (path, make(path, (), inputs, draw, whole=any(how))) for path, (inputs, draw, *how) in parts.items()
+        )
+    return made
+
+
+class _Maker:
+    """Makes one file of a render: last render's bytes where what it read is unchanged (live
+    preview), else `draw(*inputs)`, noting what it read when the render records or compares."""
+
+    def __init__(self, out: Rendered, previous: Rendered | None, record: bool) -> None:
+        self.out, self.previous, self.watch = out, previous, record or previous is not None
+        self.compare = Compare()
+        self.records: dict[tuple, tuple] = {}  # equal records share one object, so comparisons are shared too
+
+    def __call__(self, path: str, head: tuple, inputs: tuple, draw, page: bool = False, whole: bool = False) -> bytes:
+        """The file's bytes. `whole`: drawn from its inputs unwatched, kept while they are equal."""
+        previous, out = self.previous, self.out
+        if previous is not None and (kept := previous.kept(self.compare, path, head, inputs)) is not None:
+            out.built_from[path] = (head, inputs, kept)
+            return previous.files[path]
+        if whole:
+            out.fresh.append(path)
+            if self.watch:
+                out.built_from[path] = (head, inputs, WHOLE)
+            return draw(*inputs)
+        reads = Reads() if self.watch else None
+        data = draw(*(reads.wrap(v) for v in inputs)) if reads else draw(*inputs)
+        out.fresh.append(path)
+        if reads:
+            if page:
+                reads.fields.setdefault(type(inputs[0]), set()).add("versions")  # the `versions` helper
+            frozen = reads.frozen()
+            out.built_from[path] = (head, inputs, self.records.setdefault(frozen, frozen))
+        return data
+
+
+WHOLE = (frozenset(), frozenset(), True)
+"""The record of a file drawn from its inputs unwatched: read whole (reads.Compare.same)."""
+
+PARALLEL_FROM = 64
+"""From this many pages, a build renders every other page in a forked child (`render_site`)."""
+
+
+def _page_file(env: jinja2.Environment, site: Site, page, base: str, versions: frozenset) -> bytes:
+    """One page's Markdown file as a build renders it (no recorded reads)."""
+    names = sorted(page.context)
+    meta = describe.page_meta(site, page, base)
+    return _render_page(env, page, meta, site, {k: page.context[k] for k in names}, versions)
+
+
+def _render_page(env: jinja2.Environment, page, meta, site, context: dict, versions: frozenset) -> bytes:
+    """The page's template rendered with its context and helpers, below the generated-file note."""
+    helpers = {
+        "link": lambda target, _u=page.url: Markup(urls.md_link(_u, target)),
+        "href": lambda target, _u=page.url: Markup(urls.relative(_u, target)),
+        "versions": versions,
+    }
+    body = env.get_template(page.template).render(site=site, page=page, meta=meta, **helpers, **context)
+    header = (
+        f"<!-- Generated by `python -m generator build` from content/{page.source}; edit the YAML, not this file. -->\n"
+    )
+    if body.startswith("---\n"):  # the comment goes below the front matter, which must come first
+        end = body.index("\n---\n", 4) + 1
+        body = body[:end] + describe.head_fields(meta) + body[end : end + 4] + header + body[end + 4 :]
+    else:
+        body = header + body
+    return body.encode("utf-8")
+
+
+def write_changed(
+    files: dict[str, bytes], docs_dir: Path, trusted: frozenset[str] = frozenset(), gone: list[str] | None = None
+) -> list[str]:
+    """Write files whose bytes differ, remove stale ones; return the paths written.
+
+    `trusted`: paths known to hold their bytes already (live preview's stamps), not read back.
+    `gone`: the stale paths, when the caller knows them; otherwise docs_dir is scanned for them."""
+    docs_dir.mkdir(parents=True, exist_ok=True)
+    # Not flushed to disk one by one: the Markdown is rebuilt from content/ by every run.
+    written = [
+        rel
+        for rel, data in sorted(files.items())
+        if rel not in trusted and write_atomic(docs_dir / rel, data, sync=False)
+    ]
+    if gone is not None:
+        for rel in sorted(gone, reverse=True):
+            path = docs_dir / rel
+            path.unlink(missing_ok=True)
+            with contextlib.suppress(OSError):  # folders the file was alone in
+                for folder in path.relative_to(docs_dir).parents[:-1]:
+                    (docs_dir / folder).rmdir()
+        return written
+    for existing in sorted(docs_dir.rglob("*"), reverse=True):
+        rel = existing.relative_to(docs_dir).as_posix()
+        if existing.is_file() and rel not in files:
+            existing.unlink()
+        elif existing.is_dir() and not any(existing.iterdir()):
+            existing.rmdir()
+    return written
