@@ -68,17 +68,16 @@ def enrich(content: Content, session: Session | None = None) -> Site:
     releases, tiers, backends, catalogue = content.releases, content.tiers, content.backends, content.catalogue
     eras = tuple((r.version, r.tier_vocabulary) for r in releases)
     versions = tuple(r.version for r in releases)
-    entries = tuple(r.entries for r in releases)
     views, patches = _change_views(d, releases, backends, d(changeviews.area_rules, catalogue))
     feature_changes = d(changeviews.feature_changes, releases, views)
     rows = tuple((r.version, r.compatibility) for r in releases)
     removals = d(facts.removals_by_feature, versions, views)
+    entries = tuple(r.entries for r in releases)
     features = d(lifecycle.features, eras, tiers, entries, rows, catalogue, removals)
     feature_by_id = {f.id: f for f in features}
     ledger = d(facts.ledger, features, versions, views)
     families = families_of(catalogue, releases, eras, tiers, feature_by_id, feature_changes, s)
-    tier_by_id = {t.id: t for t in tiers}
-    story = d(home.story_rows, families, releases, tier_by_id, feature_by_id)
+    story = d(home.story_rows, families, releases, tier_by_id := {t.id: t for t in tiers}, feature_by_id)
     defaults = d(_defaults, releases, views)
     site = Site(
         content=content,
@@ -116,6 +115,8 @@ def enrich(content: Content, session: Session | None = None) -> Site:
         change_lists=tuple(r.version for r in releases if r.changes),
         home=d(home.home, story, tiers, ledger, versions),
         coverage=d(_coverage, releases),
+        name_endings=d(facts.name_endings, versions, views),
+        inferences=d(facts.inferences, features, ledger, versions, views, removals),
     )
     return site
 

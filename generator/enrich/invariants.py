@@ -41,6 +41,8 @@ def check(site: Site, content_dir: Path | str | None = None) -> list[Problem]:
         tiers_agree,
         standings_agree,
         carried_out_cited,
+        inferences_answered,
+        ends_fit_records,
         about_states_facts,
         alternatives,
     ):
@@ -65,7 +67,8 @@ class _Where:
 
     def change(self, version: str, change, message: str) -> Problem:
         rel = f"changes/{version}.yaml"
-        return Problem(self._path(rel), self._change_line(rel, change.text.strip().split("\n", 1)[0]), 0, message)
+        line, col = self._change_line(rel, change.text.strip().split("\n", 1)[0])
+        return Problem(self._path(rel), line, col, message)
 
     def catalogue(self, node, message: str) -> Problem:
         return Problem(self._path(node.source_file), node.line, 5, message)
@@ -84,14 +87,17 @@ class _Where:
         return Problem(f"/{url}", 1, 1, message)
 
     @functools.cache  # noqa: B019 (one _Where per check run)
-    def _change_line(self, rel: str, record: str) -> int:
+    def _change_line(self, rel: str, record: str) -> tuple[int, int]:
+        """The line holding a record line, and the column (1-based) where it starts; (0, 0) unknown."""
         if self.content_dir is None:
-            return 0
+            return 0, 0
         try:
             lines = (self.content_dir / rel).read_text(encoding="utf-8").splitlines()
         except OSError:
-            return 0
-        return next((i for i, line in enumerate(lines, 1) if record and record in line), 0)
+            return 0, 0
+        return next(
+            ((i, line.index(record) + 1) for i, line in enumerate(lines, 1) if record and record in line), (0, 0)
+        )
 
 
 def ledger_complete(site: Site, where: _Where) -> list[Problem]:
@@ -336,6 +342,25 @@ def carried_out_cited(site: Site, where: _Where) -> list[Problem]:
                 said = f"carried_out: no later release's change list cites PR {change.carried_out}"
                 out.append(where.change(release.version, change, said))
     return out
+
+
+def inferences_answered(site: Site, where: _Where) -> list[Problem]:
+    """An ending read from record text is a question until the record's `ends:` confirms or rejects it."""
+    return [
+        where.change(i.release, i.change, f'unconfirmed ending: {i.question} (README "What the Atlas states")')
+        for i in site.inferences
+    ]
+
+
+def ends_fit_records(site: Site, where: _Where) -> list[Problem]:
+    """A record's `ends:` names what it deprecates or removes, so its record line must read as a
+    deprecation or a removal (facts.ending_kind)."""
+    return [
+        where.change(release.version, v.change, "ends: its record line reads as neither a deprecation nor a removal")
+        for release in site.releases
+        for v in _views(site, release)
+        if v.change.ends and v.ending is None
+    ]
 
 
 _SITE_HISTORY = re.compile(r"former (address|id)|still leads here|(this page|it) was called", re.IGNORECASE)

@@ -178,9 +178,12 @@ def _feature(
     by_support = support_removed(node, rows, deprecated.release if deprecated else entries[0].release)
     how = ("last" if node.support[0] == "last" else "compatibility") if by_support else ""
     shipped = {v for v, _ in eras}
-    ending = facts.feature_ending(
-        entries, (by_support, how) if by_support else None, removals.get(node.id, ()), shipped
+    support = (
+        (by_support, how, facts.cited_support(by_support, how, dict(rows).get(by_support), node.support[2]))
+        if by_support
+        else None
     )
+    ending = facts.feature_ending(entries, support, removals.get(node.id, ()), shipped)
     gone = ending.removed_in if ending else None
     ended = gone if ending and ending.removed_by in ("compatibility", "last") else None
     cells = strip(entries, eras, tiers, False, ended)

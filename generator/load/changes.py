@@ -58,6 +58,7 @@ def _change(doc: Document, i: int, raw: dict, ids: dict, problems: list[Problem]
         workaround=raw.get("workaround"),
         symptom=_listed(raw.get("symptom", ())),
         anchors=tuple(raw.get("anchors", ())),
+        ends=tuple(raw["ends"]) if raw.get("ends") is not None else None,
     )
 
 
@@ -104,3 +105,6 @@ def _check_change_features(catalogue: dict, change_docs: dict, problems: list[Pr
             for j, fid in enumerate(raw.get("features", ())):
                 if fid not in catalogue:
                     problems.append(doc.problem(("changes", i, "features", j), _unknown_feature(fid, catalogue)))
+            for j, fid in enumerate(raw.get("ends") or ()):
+                if not fid.startswith("torch.") and fid not in catalogue:
+                    problems.append(doc.problem(("changes", i, "ends", j), _unknown_feature(fid, catalogue)))

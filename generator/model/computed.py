@@ -64,6 +64,52 @@ class Standing:
 
 
 @dataclass(frozen=True)
+class Cited:
+    """One thing a derived fact was read from: a record, entry or compatibility row on the Atlas
+    (`url` site-relative) or upstream (a PR, a source document: `url` absolute)."""
+
+    label: str  # "2.12 change record", "#179110", "2.13 compatibility row"
+    url: str
+
+    @property
+    def external(self) -> bool:
+        return self.url.startswith(("https://", "http://"))
+
+
+Evidence = tuple[tuple[str, tuple[Cited, ...]], ...]
+"""(stated field, what it was read from) for each field an ending states, in field order."""
+
+
+@dataclass(frozen=True)
+class NameEnding:
+    """How a `torch.*` name leaves PyTorch: the release-note records that say that very name is
+    deprecated or removed (a change's `ends:`), computed once (generator.enrich.facts); symbols.json
+    and TorchFix's deprecated_symbols.yaml format it."""
+
+    name: str
+    deprecated_in: str | None
+    removal_planned: str | None  # the release the deprecation names for its removal
+    removed_in: str | None
+    replacement: str | None  # the name the deprecation or removal record says to use instead
+    deprecation: ChangeView | None  # the record that deprecates it
+    removal: ChangeView | None  # the record that removes it
+    evidence: Evidence = ()
+
+    def links(self, field: str) -> tuple[Cited, ...]:
+        return next((cited for name, cited in self.evidence if name == field), ())
+
+
+@dataclass(frozen=True)
+class Inference:
+    """An ending read from record text (a name, a feature tie, a shared rare name) that the content
+    has neither confirmed nor rejected (a change's `ends:`): a question `check` lists, never a fact."""
+
+    release: str  # the release whose change list holds the record to confirm
+    change: Change  # the record to confirm
+    question: str  # what the Atlas would state, and how to confirm or reject it
+
+
+@dataclass(frozen=True)
 class Ending:
     """How a deprecated feature or API ends: the one statement the ledger, the home page, the feature
     page, the API and search make of it (README "What the Atlas states")."""
@@ -77,8 +123,12 @@ class Ending:
     part_removed_in: str | None = (
         None  # a later change removed part of it (2.11 removed PT2E from torch.ao.quantization)
     )
-    evidence: str = ""  # site-relative URL of the change that removed it or part of it, where a change did
+    evidence: Evidence = ()  # what each stated field was read from (README "What the Atlas states")
     status: str = "deprecated"  # "removed", "part-removed", "overdue", "due", "deprecated"
+
+    def links(self, field: str) -> tuple[Cited, ...]:
+        """What `field` ("deprecated_in", "removal_planned", "removed_in", "part_removed_in") rests on."""
+        return next((cited for name, cited in self.evidence if name == field), ())
 
     @property
     def words(self) -> str:
@@ -446,6 +496,8 @@ class Site:
     change_lists: tuple[str, ...]  # releases whose release-note change list is imported, oldest first
     home: Home  # the home page's glance table, what is on its way out, the picker's defaults
     coverage: Coverage | None = None  # what the Atlas covers, and the next release it does not yet
+    name_endings: tuple[NameEnding, ...] = ()  # every torch.* name a record ends, by name (facts.name_endings)
+    inferences: tuple[Inference, ...] = ()  # endings read from text the content has not confirmed (check lists them)
 
 
 @dataclass(frozen=True)

@@ -272,6 +272,8 @@ class Change:
     anchors: tuple[str, ...] = ()  # hand-written: its former anchors (record lines before an edit,
     # changes merged into it), kept on it as alias ids so published links still land on it
     patch: str = ""  # the patch release whose notes list it ("2.14.1"), "" for the release's own notes
+    ends: tuple[str, ...] | None = None  # hand-written: the torch.* names and feature ids its record line
+    # deprecates or removes ((): none), confirming or rejecting what facts infers from the text; None: not written
 
 
 HAND_WRITTEN = (
@@ -285,6 +287,7 @@ HAND_WRITTEN = (
     "features",
     "symptom",
     "anchors",
+    "ends",
 )
 """A change's hand-written fields as content/changes/X.Y.yaml spells them (`backends` is
 Change.backends_override): what a re-import of the notes keeps, and the changes schema marks

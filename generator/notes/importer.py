@@ -170,14 +170,18 @@ def _hand_lines(fields: dict) -> list[str]:
             out.append(f"    {key}: {_quoted(fields[key]) if key == 'removal' else _scalar(fields[key])}")
     if "carried_out" in fields:
         out.append(f"    carried_out: {int(fields['carried_out'])}")
-    if "features" in fields:
-        out.append(f"    features: [{', '.join(_scalar(f, flow=True) for f in fields['features'])}]")
-    if "symptom" in fields:  # exact message text: JSON's double-quoted strings are YAML's
-        said = [json.dumps(m, ensure_ascii=False) for m in fields["symptom"]]
-        out.append(f"    symptom: {said[0] if len(said) == 1 else '[' + ', '.join(said) + ']'}")
-    if "anchors" in fields:
-        out.append(f"    anchors: [{', '.join(_scalar(a, flow=True) for a in fields['anchors'])}]")
+    for key in ("features", "symptom", "anchors", "ends"):
+        if key in fields:
+            out.append(f"    {key}: {_flow(key, fields[key])}")
     return out
+
+
+def _flow(key: str, values) -> str:
+    """A list field on one line; a symptom is exact message text (JSON's double-quoted strings are YAML's)."""
+    if key == "symptom":
+        said = [json.dumps(m, ensure_ascii=False) for m in values]
+        return said[0] if len(said) == 1 else "[" + ", ".join(said) + "]"
+    return "[" + ", ".join(_scalar(v, flow=True) for v in values) + "]"
 
 
 def command(notes_file: str, release: str, output: str | None, diff: bool, content_dir: str) -> int:
@@ -461,7 +465,7 @@ def _normalised(fields: dict) -> dict:
     for key in ("note", "workaround"):
         if key in fields:
             out[key] = str(fields[key]).strip("\n")
-    for key in ("backends", "features", "symptom", "anchors"):
+    for key in ("backends", "features", "symptom", "anchors", "ends"):
         if key in fields:
             value = fields[key]
             out[key] = [str(b) for b in (value if isinstance(value, list) else [value])]

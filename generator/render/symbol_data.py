@@ -2,35 +2,20 @@
 the changes that name it and, for a name on its way out, its ending) with its JSON Schema, and the
 same endings as /api/v1/deprecated_symbols.yaml in TorchFix's shape.
 
-A name's *ending* is read from the release-note records of the deprecation and removal steps
-(their upgrade `group`), by these rules, from the record line (the notes' own first line):
-
-- the names the record is about are the `torch.*` names its record line writes before a
-  replacement phrase ("in favor of", "use", "replaced by", "migrated to", "moved to"), or, for
-  "Use A instead of B", the names after "instead of"; the first name after the phrase (in the
-  record line, else in the record's body, else in our note on it) is the replacement;
-- a record about a part of a name (an option, argument, parameter, keyword, flag, what it
-  accepts or dispatches to, a backend named before it, a new interface) or one that adds
-  something (its line starts "Add") ends no name, nor does a name written as a call with
-  arguments (`torch.compile(fullgraph=True)`: the record is about those arguments);
-- a record of the deprecations step deprecates the names it is about (and its `removal`, where
-  written, is the release announced for their removal); one of the removals step removes them.
-
-So `torch.export.export_for_training` (deprecated in 2.9 "in favor of `torch.export.export`",
-removed in 2.11) ends with torch.export.export as its replacement, and torch.export.export ends
-nothing.
+A name's ending is computed once, in enrich (generator.enrich.facts.name_endings, `Site.name_endings`):
+a name is deprecated or removed only where a release-note record says that very name is (the
+record's hand-written `ends:`), never because a record mentions it. This module only formats it,
+with the evidence of each stated field.
 """
 
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Callable
-from dataclasses import dataclass
 
 from ..load.schema import SCHEMA_DIR
-from ..model import symbols, urls
-from ..model.computed import ChangeView, Site
+from ..model import urls
+from ..model.computed import ChangeView, NameEnding, Site
 from ..model.content import SECTION_TITLES
 
 SCHEMA = SCHEMA_DIR / "api-symbols.schema.json"
@@ -38,88 +23,8 @@ SYMBOLS_JSON = urls.api_symbols()
 SYMBOLS_SCHEMA = urls.api_symbols_schema()
 TORCHFIX_YAML = urls.torchfix_symbols()
 
-_INSTEAD = re.compile(r"^\W*use\b(?P<new>.*?)\binstead of\b(?P<old>.*)$", re.IGNORECASE | re.DOTALL)
-_REPLACED = re.compile(r"\b(?:in favou?r of|use|replaced (?:by|with)|migrated to|moved to|switch to)\b", re.IGNORECASE)
-_PART = re.compile(
-    r"\b(?:options?|arguments?|params?|parameters?|keywords?|kwargs?|flags?|accepts?|dispatch(?:es)?|"
-    r"interface)\b",
-    re.IGNORECASE,
-)
-_BEHIND = re.compile(r"\bbackends?\b", re.IGNORECASE)  # before the first name: what sits behind it
-_ADDS = re.compile(r"^\W*add(?:s|ed)?\b", re.IGNORECASE)
-
-
-@dataclass(frozen=True)
-class SymbolEnding:
-    """How a name leaves PyTorch, as the records of the deprecation and removal steps tell it."""
-
-    deprecated_in: str | None
-    removal_announced: str | None  # the release the deprecation names for its removal
-    removed_in: str | None
-    replacement: str | None  # the name the notes say to use instead
-    deprecation: ChangeView | None  # the record that deprecates it
-    removal: ChangeView | None  # the record that removes it
-
-
-def about(view: ChangeView) -> tuple[tuple[str, ...], str | None]:
-    """The `torch.*` names a deprecation or removal record is about, and the replacement it names."""
-    text = view.change.text.strip()
-    record, _, body = text.partition("\n")
-    first = _first_name(record)
-    behind = first is not None and _BEHIND.search(record[: record.index(first)])
-    if _ADDS.search(record) or _PART.search(record) or behind:
-        return (), None
-    if m := _INSTEAD.match(record):
-        old, new = symbols.torch_names(m["old"]), symbols.torch_names(m["new"])
-        return old, (new[0] if new else None)
-    m = _REPLACED.search(record)
-    before, after = (record[: m.start()], record[m.end() :]) if m else (record, "")
-    # A name written as a call with arguments (`torch.compile(fullgraph=True)`) is about those.
-    subjects = tuple(n for n in symbols.torch_names(before) if not re.search(re.escape(n) + r"\([^)]", before))
-    named_after = (
-        _first_name(after) or _first_name_after_phrase(body) or _first_name_after_phrase(view.change.note or "")
-    )
-    return subjects, (named_after if named_after not in subjects else None)
-
-
-def _first_name(text: str) -> str | None:
-    m = re.search(r"(?<![\w/.])torch(?:\.[A-Za-z_][A-Za-z0-9_]*)+", text)
-    return m[0] if m else None
-
-
-def _first_name_after_phrase(body: str) -> str | None:
-    m = _REPLACED.search(body)
-    return _first_name(body[m.end() :]) if m else None
-
-
-def endings(site: Site) -> dict[str, SymbolEnding]:
-    """Every listed name a deprecation or removal record is about, with its ending (oldest record wins)."""
-    found: dict[str, dict] = {}
-    for release in site.releases:
-        for group in site.release_views[release.version].upgrade:
-            if group.id not in ("deprecations", "removals"):
-                continue
-            for view in group.changes:
-                names, replacement = about(view)
-                for name in names:
-                    slot = found.setdefault(name, {})
-                    key = "deprecation" if group.id == "deprecations" else "removal"
-                    if key not in slot:
-                        slot[key] = (release.version, view)
-                    if replacement and "replacement" not in slot:
-                        slot["replacement"] = replacement
-    out = {}
-    for name, slot in found.items():
-        dep, rem = slot.get("deprecation"), slot.get("removal")
-        out[name] = SymbolEnding(
-            dep[0] if dep else None,
-            dep[1].change.removal if dep else None,
-            rem[0] if rem else None,
-            slot.get("replacement"),
-            dep[1] if dep else None,
-            rem[1] if rem else None,
-        )
-    return out
+ENDING_FIELDS = {"deprecated_in": "deprecated_in", "removal_planned": "removal_announced", "removed_in": "removed_in"}
+"""A name ending's stated fields (model name -> the name symbols.json gives it)."""
 
 
 def _change(release: str, view: ChangeView, base: str) -> dict:
@@ -135,7 +40,17 @@ def _change(release: str, view: ChangeView, base: str) -> dict:
     }
 
 
-def _ending(ending: SymbolEnding | None, base: str) -> dict | None:
+def absolute(url: str, base: str) -> str:
+    """An evidence URL as the API gives it: ours on the site's address, upstream ones as they are."""
+    return url if url.startswith(("https://", "http://")) else base + url
+
+
+def evidence(ending, fields: dict[str, str], base: str) -> dict[str, list[str]]:
+    """Each stated field of an ending (`fields`: model name -> published name) -> the URLs it was read from."""
+    return {fields[name]: [absolute(c.url, base) for c in cited] for name, cited in ending.evidence if name in fields}
+
+
+def _ending(ending: NameEnding | None, base: str) -> dict | None:
     if ending is None:
         return None
 
@@ -144,19 +59,20 @@ def _ending(ending: SymbolEnding | None, base: str) -> dict | None:
 
     return {
         "deprecated_in": ending.deprecated_in,
-        "removal_announced": ending.removal_announced,
+        "removal_announced": ending.removal_planned,
         "removed_in": ending.removed_in,
         "replacement": ending.replacement,
         "deprecation_url": where(ending.deprecation, ending.deprecated_in),
         "removal_url": where(ending.removal, ending.removed_in),
         "deprecation_prs": list(ending.deprecation.change.prs) if ending.deprecation else [],
         "removal_prs": list(ending.removal.change.prs) if ending.removal else [],
+        "evidence": evidence(ending, ENDING_FIELDS, base),
     }
 
 
 def symbols_json(site: Site, base: str) -> bytes:
     """/api/v1/symbols.json: every listed name, newest use first, with its ending."""
-    ends = endings(site)
+    ends = {e.name: e for e in site.name_endings}
     names = []
     for module in site.symbol_pages.values():
         for symbol in module.symbols:
@@ -202,7 +118,7 @@ def torchfix_yaml(site: Site, base: str) -> bytes:
         "# Generated by the PyTorch Release Atlas (python -m generator build): names the release notes",
         "# deprecate or remove, in TorchFix's deprecated_symbols.yaml shape.",
     ]
-    ends = endings(site)
+    ends = {e.name: e for e in site.name_endings}
     for name in sorted(ends, key=lambda n: (n.casefold(), n)):
         if name not in listed:
             continue
