@@ -113,3 +113,49 @@ def test_the_build_publishes_them(fixture_site):
     data = json.loads((fixture_site / symbol_data.SYMBOLS_JSON).read_text(encoding="utf-8"))
     jsonschema.Draft202012Validator(json.loads(symbol_data.SCHEMA.read_text(encoding="utf-8"))).validate(data)
     assert "torch.cat" in {s["name"] for s in data["symbols"]}
+
+
+def test_every_symbol_ending_is_the_one_facts_computed(by_name):
+    """One home: symbols.json states, for every name, the ending enrich computed (Site.name_endings),
+    and no name has one unless a record's `ends:` says that very name is deprecated or removed."""
+    site = real_model()
+    facts = {e.name: e for e in site.name_endings}
+    said = {
+        n for r in site.releases for c in r.changes if c.ends for n in c.ends if n.startswith("torch.")
+    }  # what the records say they end
+    assert facts and set(facts) <= said
+    compared = 0
+    for name, symbol in by_name.items():
+        ending, fact = symbol["ending"], facts.get(name)
+        if fact is None:
+            assert ending is None, name
+            continue
+        compared += 1
+        stated = (ending["deprecated_in"], ending["removal_announced"], ending["removed_in"], ending["replacement"])
+        assert stated == (fact.deprecated_in, fact.removal_planned, fact.removed_in, fact.replacement), name
+        for field in ("deprecated_in", "removal_announced", "removed_in"):
+            assert bool(ending["evidence"].get(field)) == bool(ending[field]), (name, field)
+    assert compared == len(facts)
+    # A record both read: the ledger row of a deprecation states what the name's ending states.
+    rows = {r.url: r for r in site.ledger if r.change is not None}
+    checked = 0
+    for fact in facts.values():
+        url = urls.at(urls.release(fact.deprecated_in), fact.deprecation.anchor) if fact.deprecation else None
+        row = rows.get(url)
+        if row is not None:
+            checked += 1
+            assert fact.deprecated_in == row.deprecated_in, fact.name
+            if not row.change.features:  # a row of its own, not a feature's ending
+                assert fact.removal_planned == row.removal_planned, fact.name
+    assert checked >= 5
+
+
+def test_names_a_record_only_mentions_end_nothing(by_name):
+    """The names the audit found wrongly ended: live APIs and a replacement."""
+    for name in ("torch.istft", "torch.testing", "torch.no_grad", "torch.load", "torch.nn.attention.sdpa_kernel"):
+        assert by_name[name]["ending"] is None, name
+    onnx = by_name["torch.onnx._export"]["ending"]  # "Deprecated internal API … has been removed"
+    assert (onnx["deprecated_in"], onnx["removed_in"]) == (None, "2.5")
+    evidence = by_name["torch.cholesky"]["ending"]["evidence"]
+    assert evidence["removed_in"][0].startswith(BASE + "releases/2.14/#c-")
+    assert evidence["removed_in"][1] == urls.pr(186817)

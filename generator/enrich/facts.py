@@ -436,7 +436,8 @@ def name_endings(versions: tuple[str, ...], views: tuple) -> tuple[NameEnding, .
             for name in names:
                 slot = found.setdefault(name, {})
                 slot.setdefault(v.ending, (version, v))
-                if replacement and replacement not in names:
+                # Not a name inside one it ends: torch.ao.quantization.pt2e replaces nothing of its package.
+                if replacement and not any(replacement == n or replacement.startswith(n + ".") for n in names):
                     slot.setdefault("replacement", replacement)
     return tuple(_name_ending(name, found[name]) for name in sorted(found))
 
