@@ -166,3 +166,29 @@ def test_sub_path_hosting_over_http(tmp_path):
         assert len(checked) > 20
         with urllib.request.urlopen(base + "api/v1/releases.json") as response:
             assert json.loads(response.read())["releases"][0]["url"].startswith(base)
+
+
+def test_every_feature_ending_carries_its_evidence_and_its_page_links_it(real_build: RealBuild):
+    """Each field an ending states (deprecated_in, removal_planned, removed_in, part_removed_in) has
+    the URLs it was read from in the API; ours open a built page, and the feature page links each."""
+    api, base = real_build.site / "api/v1", real_build.url
+    ended = 0
+    for path in sorted((api / "features").glob("*.json")):
+        data = json.loads(path.read_text(encoding="utf-8"))
+        ending = data["ending"]
+        if ending is None or data["id"] != path.stem:  # a former id's file repeats its feature's
+            continue
+        ended += 1
+        stated = {f for f in ("deprecated_in", "removal_planned", "removed_in", "part_removed_in") if ending[f]}
+        assert set(ending["evidence"]) == stated, data["id"]
+        page = to_file(real_build.site, data["url"], base).read_text(encoding="utf-8")
+        assert 'class="atlas-evidence"' in page, data["id"]
+        for url in (u for cited in ending["evidence"].values() for u in cited):
+            if url.startswith(base):  # ours: the page (and anchor) exists, and the feature page links it
+                target, _, anchor = url.partition("#")
+                opened = to_file(real_build.site, target, base).read_text(encoding="utf-8")
+                assert not anchor or f'id="{anchor}"' in opened, url
+                assert f'/{url.removeprefix(base)}"' in page, (data["id"], url)
+            else:
+                assert f'href="{url}"' in page, (data["id"], url)
+    assert ended >= 20

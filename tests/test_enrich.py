@@ -477,7 +477,7 @@ def test_home_flags_an_overdue_removal_and_a_change_with_a_removal_release(conte
         "2.9",
         (
             '  - section: deprecations\n    area: CUDA\n    text: "`torch.old_op` is deprecated (#401)"\n'
-            '    prs: [401]\n    note: Move to the new op.\n    removal: "2.11"\n'
+            '    prs: [401]\n    note: Move to the new op.\n    removal: "2.11"\n    ends: [torch.old_op]\n'
         ),
     )
     site = site_model(content_copy)

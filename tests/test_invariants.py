@@ -4,6 +4,7 @@ broken fixture for each one trips it, in `check`, with the file and line or the 
 from __future__ import annotations
 
 import re
+import shutil
 from dataclasses import replace
 from pathlib import Path
 
@@ -12,11 +13,12 @@ import pytest
 from generator.enrich import invariants
 from generator.enrich.enrich import enrich, guide
 from generator.load.load import load
+from generator.model import urls
 from generator.model.computed import Cell
 from generator.model.content import NO_TIER
 from generator.model.errors import ContentError
 from generator.pipeline.build import site_model
-from tests.conftest import ROOT, real_model, run_cli
+from tests.conftest import FIXTURE, ROOT, real_model, run_cli
 
 REAL = ROOT / "content"
 
@@ -320,3 +322,71 @@ def test_the_schema_refuses_an_alternative_for_an_unknown_field(content_copy):
     )
     result = run_cli("check", "--content", str(content_copy))
     assert result.returncode == 1 and "releases/2.7.yaml:" in result.stderr and "cpp" in result.stderr
+
+
+# ---------------------------------------------------------------- inferred endings are questions
+
+HEADER_REMOVAL = (
+    "  - section: developers\n    area: Packaging\n"
+    '    text: "- Removed `torch/csrc/utils/old_wheel.h` (#305)"\n'
+    "    prs: [305]\n    kind: api-removed\n    note: The header is gone.\n    features: [old-wheel]\n"
+)
+
+
+def _plant(content: Path, answer: str = "") -> tuple[int, int]:
+    """A false match planted after the deprecation of old-wheel (2.7): a header's removal in 2.8 that
+    shares a word with the feature and is tied to it; returns the line and column of its record line."""
+    edit(
+        content,
+        "changes/2.8.yaml",
+        "  - section: improvements\n",
+        HEADER_REMOVAL + answer + "  - section: improvements\n",
+    )
+    lines = (content / "changes/2.8.yaml").read_text(encoding="utf-8").splitlines()
+    return next((i, line.index("- Removed") + 1) for i, line in enumerate(lines, 1) if "old_wheel.h" in line)
+
+
+def test_a_planted_false_match_fails_check_at_its_line(content_copy):
+    """A removal tied to a deprecated feature would make it "part removed": check refuses to state
+    that until the record's `ends:` answers, at the record's path:line:col, exit code 1."""
+    line, col = _plant(content_copy)
+    site = enrich(load(content_copy))
+    old_wheel = site.feature_by_id["old-wheel"]
+    assert old_wheel.ending.part_removed_in is None  # a question is not stated
+    proc = run_cli("check", "--content", str(content_copy))
+    assert proc.returncode == 1, proc.stderr
+    said = [m for m in proc.stderr.splitlines() if "unconfirmed ending" in m]
+    assert said == [
+        f"{content_copy}/changes/2.8.yaml:{line}:{col}: unconfirmed ending: does it take part of 'old-wheel' "
+        "(deprecated in 2.7) away? answer with `ends:` (what the record deprecates or removes; [] for nothing) "
+        '(README "What the Atlas states")'
+    ], proc.stderr
+
+
+def test_ends_rejects_or_confirms_the_inference(content_copy, tmp_path):
+    _plant(content_copy, "    ends: []\n")
+    site = enrich(load(content_copy))
+    assert invariants.check(site, content_copy) == [] and site.inferences == ()
+    assert site.feature_by_id["old-wheel"].ending.part_removed_in is None
+    confirmed = tmp_path / "confirmed"
+    shutil.copytree(FIXTURE, confirmed)
+    _plant(confirmed, "    ends: [old-wheel]\n")
+    ending = enrich(load(confirmed)).feature_by_id["old-wheel"].ending
+    assert ending.part_removed_in == "2.8"
+    record, pr = ending.links("part_removed_in")
+    assert record.url.startswith("releases/2.8/#c-") and pr.url == urls.pr(305)
+
+
+def test_ends_on_a_record_that_ends_nothing_and_an_unknown_feature_fail_check(content_copy):
+    edit(
+        content_copy,
+        "changes/2.8.yaml",
+        "    note: Hand-written remark.\n",
+        "    note: Hand-written remark.\n    ends: [old-wheeel]\n",
+    )
+    proc = run_cli("check", "--content", str(content_copy))
+    assert proc.returncode == 1
+    assert "ends[0]" in proc.stderr and "old-wheel" in proc.stderr, proc.stderr  # did-you-mean
+    edit(content_copy, "changes/2.8.yaml", "ends: [old-wheeel]", "ends: [old-wheel]")
+    found = messages(enrich(load(content_copy)), content_copy)
+    assert any("ends: its record line reads as neither" in m for m in found), found

@@ -239,7 +239,23 @@ def _standing(s: Standing) -> dict:
     }
 
 
-def _ending(f: Feature) -> dict:
+FEATURE_ENDING_FIELDS = {f: f for f in ("deprecated_in", "removal_planned", "removed_in", "part_removed_in")}
+"""A feature ending's stated fields (model name -> the name the API gives it)."""
+
+
+def absolute(url: str, base: str) -> str:
+    """An evidence URL as the API gives it: ours on the site's address, upstream ones as they are."""
+    return url if url.startswith(("https://", "http://")) else base + url
+
+
+def evidence(ending, fields: dict[str, str], base: str) -> dict[str, list[str]]:
+    """Each stated field of an ending (`fields`: model name -> published name) -> the URLs it was
+    read from (generator.enrich.facts): records' #c- anchors and their PRs, entries and their
+    sources, compatibility rows and the matrix."""
+    return {fields[name]: [absolute(c.url, base) for c in cited] for name, cited in ending.evidence if name in fields}
+
+
+def _ending(f: Feature, base: str) -> dict:
     e = f.ending
     return {
         "ending": {
@@ -249,6 +265,7 @@ def _ending(f: Feature) -> dict:
             "removal_planned": e.removal_planned,
             "removed_in": e.removed_in,
             "part_removed_in": e.part_removed_in,
+            "evidence": evidence(e, FEATURE_ENDING_FIELDS, base),
         }
         if e
         else None
@@ -288,7 +305,7 @@ def _feature(f: Feature, standings: tuple, base: str) -> bytes:
             ],
         }
         | _standing(overall)
-        | _ending(f)
+        | _ending(f, base)
     )
     return _dump(data)
 

@@ -17,6 +17,7 @@ from ..load.schema import SCHEMA_DIR
 from ..model import urls
 from ..model.computed import ChangeView, NameEnding, Site
 from ..model.content import SECTION_TITLES
+from .api import evidence
 
 SCHEMA = SCHEMA_DIR / "api-symbols.schema.json"
 SYMBOLS_JSON = urls.api_symbols()
@@ -38,16 +39,6 @@ def _change(release: str, view: ChangeView, base: str) -> dict:
         "prs": list(view.change.prs),
         "url": base + urls.at(urls.release(release), view.anchor),
     }
-
-
-def absolute(url: str, base: str) -> str:
-    """An evidence URL as the API gives it: ours on the site's address, upstream ones as they are."""
-    return url if url.startswith(("https://", "http://")) else base + url
-
-
-def evidence(ending, fields: dict[str, str], base: str) -> dict[str, list[str]]:
-    """Each stated field of an ending (`fields`: model name -> published name) -> the URLs it was read from."""
-    return {fields[name]: [absolute(c.url, base) for c in cited] for name, cited in ending.evidence if name in fields}
 
 
 def _ending(ending: NameEnding | None, base: str) -> dict | None:
