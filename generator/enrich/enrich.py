@@ -55,7 +55,7 @@ from ..model.content import (
 )
 from ..model.errors import ContentError, Problem, did_you_mean
 from ..util.session import Session
-from . import changeviews, facts, home, lifecycle
+from . import changeviews, facts, home, lifecycle, supports
 from .families import families as families_of
 
 
@@ -116,6 +116,7 @@ def enrich(content: Content, session: Session | None = None) -> Site:
         change_lists=tuple(r.version for r in releases if r.changes),
         home=d(home.home, story, tiers, ledger, versions),
         coverage=d(_coverage, releases),
+        supports=d(supports.stops, rows, catalogue, features),
     )
     return site
 

@@ -341,6 +341,13 @@ class GpuArchitectures:
     left: tuple[
         tuple[str, tuple[str, ...], tuple[str, ...], str], ...
     ]  # (release, CUDA versions, architectures, source)
+    builds: tuple[
+        tuple[tuple[str, ...], str, str, tuple[str, ...], str], ...
+    ] = ()  # (releases, platform "x86_64"/"aarch64", CUDA version, architectures it covers, source)
+    drivers: tuple[
+        tuple[str, str, str, str, str], ...
+    ] = ()  # (CUDA version from which on, Linux driver, Windows driver, release, source)
+    mps: tuple[tuple[str, str, str], ...] = ()  # (release from which on, oldest macOS for MPS, source)
 
 
 @dataclass(frozen=True)

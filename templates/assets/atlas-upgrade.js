@@ -162,7 +162,18 @@
     if (answers.length) {
       out.append(el("p", { class: "atlas-compare-msg" }, "On " + target + ", the newest release:"));
       const list = el("ul", { class: "atlas-env-answers" });
-      for (const a of answers) list.append(el("li", { "data-topic": a.topic, "data-ok": String(a.ok) }, a.text));
+      const site = new URL(form.dataset.site, location.href);
+      for (const a of answers) {
+        // What the answer rests on (generator/enrich/supports.py evidence): pages of the Atlas are
+        // site-relative, sources absolute.
+        const li = el("li", { "data-topic": a.topic, "data-ok": String(a.ok) }, a.text);
+        if (a.evidence.length) {
+          const from = el("span", { class: "atlas-env-evidence" }, " Rests on: ");
+          a.evidence.forEach(function (e, k) { from.append(k ? "; " : "", el("a", { href: new URL(e[1], site).href }, e[0])); });
+          li.append(from);
+        }
+        list.append(li);
+      }
       out.append(list);
     }
     form.requestSubmit();
