@@ -162,7 +162,6 @@ def test_gpu_archs_refuses_an_unknown_architecture_and_release(tmp_path):
     shutil.copytree(FIXTURE, content)
     (content / "gpu_archs.yaml").write_text(
         "architectures: [Pascal, Volta, Turing]\n"
-        "cuda13: {first: Turing, source: https://example.org/n}\n"
         "left:\n"
         '  - {release: "2.9", cuda: ["12.8"], architectures: [Voltaa], source: https://example.org/n}\n'
         "builds:\n"
@@ -171,8 +170,8 @@ def test_gpu_archs_refuses_an_unknown_architecture_and_release(tmp_path):
     )
     proc = run_cli("check", "--content", str(content))
     assert proc.returncode == 1
-    assert "gpu_archs.yaml:4:15: left[0].release: no release 2.9" in proc.stderr
-    assert "gpu_archs.yaml:4:54: left[0].architectures[0]: " in proc.stderr
+    assert "gpu_archs.yaml:3:15: left[0].release: no release 2.9" in proc.stderr
+    assert "gpu_archs.yaml:3:54: left[0].architectures[0]: " in proc.stderr
     assert "unknown architecture 'Voltaa' (did you mean 'Volta'?)" in proc.stderr
-    assert "gpu_archs.yaml:6:17: builds[0].releases[0]: no release 2.9" in proc.stderr
+    assert "gpu_archs.yaml:5:17: builds[0].releases[0]: no release 2.9" in proc.stderr
     assert "builds[0].x86_64.13.0[1]: unknown architecture 'Blackwel'" in proc.stderr

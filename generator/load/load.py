@@ -372,7 +372,6 @@ def _gpu(doc: Document, versions: set[str], problems: list[Problem]) -> GpuArchi
         if name not in names:
             problems.append(doc.problem(pointer, f"unknown architecture {name!r}{did_you_mean(name, names)}"))
 
-    known(("cuda13", "first"), doc.data["cuda13"]["first"])
     left = []
     for i, raw in enumerate(doc.data["left"]):
         if raw["release"] not in versions:
@@ -389,7 +388,7 @@ def _gpu(doc: Document, versions: set[str], problems: list[Problem]) -> GpuArchi
         (d["cuda"], d["linux"], d["windows"], d["release"], d["source"]) for d in doc.data.get("drivers", ())
     )
     mps = tuple((m["release"], m["macos"], m["source"]) for m in doc.data.get("mps", ()))
-    return GpuArchitectures(names, doc.data["cuda13"]["first"], tuple(left), tuple(builds), drivers, mps)
+    return GpuArchitectures(names, tuple(left), tuple(builds), drivers, mps)
 
 
 def _gpu_builds(doc: Document, versions: set[str], known, problems: list[Problem]) -> tuple:

@@ -337,7 +337,6 @@ class GpuArchitectures:
     """NVIDIA GPU architectures in the CUDA wheels (content/gpu_archs.yaml)."""
 
     names: tuple[str, ...]  # oldest first
-    cuda13_first: str  # the oldest architecture CUDA 13 builds cover
     left: tuple[
         tuple[str, tuple[str, ...], tuple[str, ...], str], ...
     ]  # (release, CUDA versions, architectures, source)

@@ -4,12 +4,13 @@ what the compatibility data answers for it on a target release (`answers`).
 It reads the output of `python -m torch.utils.collect_env`, `pip freeze` / `pip list`, or a
 requirements or lock-file line naming torch (a pin, a lower bound, a wheel URL, a lock entry): the
 torch version and its build (+cu121, +rocm6.4, +cpu, +xpu; macOS on arm64 is MPS), the Python
-version, the OS and architecture, and the GPU models where given.
+version, the OS and architecture, and the GPU models and NVIDIA driver where given.
 
 atlas-rules.js `readEnv` and `envAnswers` are the browser's copies, held equal to these by
 tests/test_js_parity.py; the patterns are ASCII and line-based (no `\\s`, whose meaning differs
-between Python and JavaScript). The compatibility rows and the GPU table reach the page as data
-(`view`, written on the guide's form by the build).
+between Python and JavaScript). The compatibility rows, each support's stop (computed once, by
+generator.enrich.supports: the answers look it up and compute none), the GPU data and the patches
+reach the page as data (`view`, written on the guide's form by the build).
 """
 
 from __future__ import annotations
