@@ -129,6 +129,16 @@ def test_a_stop_is_the_same_whatever_else_the_paste_holds():
     assert ["CUDA 12.8: 2.11 compatibility row", "releases/2.11/#compatibility"] in cuda["evidence"]
 
 
+def test_a_free_threaded_build_stops_where_the_notes_say_not_where_the_matrix_falls_silent():
+    free = "Python version: {} experimental free-threading build (main)\ntorch==2.8.0"
+    (t13,) = _answers(free.format("3.13.1"))["python"]
+    assert "The last release for Python 3.13t is 2.12; it stops in 2.13." in t13["text"]  # the 2.13 notes
+    assert "the compatibility matrix lists it last in 2.8" in t13["text"]
+    (t14,) = _answers(free.format("3.14.0"))["python"]  # the matrix lists 3.15t from 2.13, and 3.14t no more
+    assert t14["text"].startswith("Python 3.14t: not listed by 2.14")
+    assert "lists it last in 2.12, and no source says it stopped." in t14["text"]
+
+
 def test_every_stop_the_box_states_is_the_feature_page_s():
     """The box looks stops up (generator.enrich.supports); for every support a feature stands for,
     its stop is the feature's ending, as its page, badge and API state it."""
@@ -153,7 +163,7 @@ def test_every_stop_the_box_states_is_the_feature_page_s():
             if stop["stop"]:
                 assert f"stop{'s' if stop['last'] else 'ped'} in {stop['stop']}." in said["text"], said
             else:
-                assert " stop" not in said["text"], said
+                assert " it stops in " not in said["text"] and "; it stopped in" not in said["text"], said
     assert checked >= 15
 
 

@@ -55,6 +55,7 @@ ENV_LINES = [
     "PyTorch version: 2.12.0+cu128\nOS: Ubuntu 24.04 LTS (aarch64)\nGPU models and configuration: NVIDIA GH200 480GB\nGPU 1: Tesla T4",
     "torch==2.14.1+rocm7.14\nPython version: 3.13.1",
     "torch==2.10.0+xpu\nPython version: 3.9.1",
+    "PyTorch version: 2.8.0\nPython version: 3.13.1 experimental free-threading build (main)",
     "torch==2.6.0+rocm6.2.4\nPython version: 3.16.0",
     "torch==2.11.0+cu129\nPython version: 3.7.9",
 ]

@@ -79,6 +79,11 @@ def _stop(
         if removing is not None:
             evidence.insert(0, (f"{feature.title}: removed in {stop} ({removing.title})", removing.source))
         evidence.insert(0, (feature.title, urls.feature(feature.id)))
+    elif kind == "python" and value.endswith("t"):
+        # The matrix names a free-threaded build only beside its range ("3.14t experimental"), and
+        # not every one that ships (the notes: 3.13t until 2.12, the matrix: until 2.8), so its
+        # silence ends nothing: only the notes stop a free-threaded build.
+        stop, by, ships = None, "", rows
     else:
         stop, by, ships = matrix_stop, "compatibility" if matrix_stop else "", rows
         if matrix_stop:

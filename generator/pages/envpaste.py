@@ -232,8 +232,10 @@ def _answer(topic: str, ok: bool, text: str, evidence: list) -> dict:
     return {"topic": topic, "ok": ok, "text": text, "evidence": evidence}
 
 
-def _said(stop: dict | None, what: str) -> str:
+def _said(stop: dict | None, what: str, target: str) -> str:
     """Where a support stops, as enrich stated it, and the matrix where the notes differ."""
+    if stop is not None and not stop["stop"] and stop["listed"] and target not in stop["ships"]:
+        return f" The compatibility matrix lists it last in {stop['listed']}, and no source says it stopped."
     if stop is None or not stop["stop"]:
         return ""
     if stop["last"]:
@@ -252,9 +254,10 @@ def _support(topic: str, value: str, data: dict, row: dict) -> dict:
     ok = stop is not None and row["version"] in stop["ships"]
     target = row["version"]
     if topic == "python":
+        unsaid = stop is not None and not ok and not stop["stop"]  # the matrix silent, the notes too
         text = (
             f"Python {value}: "
-            + ("supported" if ok else "not supported")
+            + ("supported" if ok else "not listed" if unsaid else "not supported")
             + f" by {target} ({row['python'][0]} to {row['python'][1]})."
         )
     elif topic == "cuda":
@@ -266,7 +269,7 @@ def _support(topic: str, value: str, data: dict, row: dict) -> dict:
     else:
         text = f"ROCm {value}: {target} is built for ROCm {row['rocm']}."
     name = {"python": "Python", "cuda": "CUDA", "rocm": "ROCm"}[topic]
-    return _answer(topic, ok, text + _said(stop, f"{name} {value}"), stop["evidence"] if stop else [])
+    return _answer(topic, ok, text + _said(stop, f"{name} {value}", target), stop["evidence"] if stop else [])
 
 
 def answers(env: dict, data: dict, target: str) -> list[dict]:

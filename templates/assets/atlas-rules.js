@@ -225,7 +225,8 @@
     return 0;
   }
   function answer(topic, ok, text, evidence) { return { topic: topic, ok: ok, text: text, evidence: evidence }; }
-  function said(stop, what) {
+  function said(stop, what, target) {
+    if (stop && !stop.stop && stop.listed && !stop.ships.includes(target)) return " The compatibility matrix lists it last in " + stop.listed + ", and no source says it stopped.";
     if (!stop || !stop.stop) return "";
     let out = stop.last ? " The last release for " + what + " is " + stop.last + "; it stops in " + stop.stop + "."
       : " No release on the Atlas ships a wheel for " + what + "; it stopped in " + stop.stop + ".";
@@ -238,10 +239,11 @@
     const stop = Object.prototype.hasOwnProperty.call(data.stops[topic], value) ? data.stops[topic][value] : null;
     const ok = stop !== null && stop.ships.includes(row.version), target = row.version;
     let text;
-    if (topic === "python") text = "Python " + value + ": " + (ok ? "supported" : "not supported") + " by " + target + " (" + row.python[0] + " to " + row.python[1] + ").";
+    const unsaid = stop !== null && !ok && !stop.stop;  // the matrix silent, the notes too
+    if (topic === "python") text = "Python " + value + ": " + (ok ? "supported" : unsaid ? "not listed" : "not supported") + " by " + target + " (" + row.python[0] + " to " + row.python[1] + ").";
     else if (topic === "cuda") text = "CUDA " + value + ": " + target + (ok ? " builds a wheel for it" : " builds no wheel for it") + " (" + row.cuda.join(", ") + ").";
     else text = "ROCm " + value + ": " + target + " is built for ROCm " + row.rocm + ".";
-    return answer(topic, ok, text + said(stop, SUPPORT_NAMES[topic] + " " + value), stop ? stop.evidence : []);
+    return answer(topic, ok, text + said(stop, SUPPORT_NAMES[topic] + " " + value, target), stop ? stop.evidence : []);
   }
   function archOf(model, data) {
     const hit = data.models.find(function (m) { return new RegExp(m[0]).test(model); });
