@@ -26,18 +26,6 @@ KINDS = ("python", "cuda", "rocm")
 Rows = tuple[tuple[str, "Compatibility | None"], ...]
 
 
-def listed(compatibility: Compatibility, kind: str) -> tuple[str, ...]:
-    """The values of `kind` a compatibility row lists: each Python minor version of its range and
-    its experimental builds (3.13t), its CUDA versions, its ROCm version."""
-    if kind == "python":
-        low, high = version_key(compatibility.python_min), version_key(compatibility.python_max)
-        minors = tuple(f"{low[0]}.{m}" for m in range(low[1], high[1] + 1)) if low[0] == high[0] else ()
-        return minors + tuple(v for v in compatibility.python_experimental if v not in minors)
-    if kind == "cuda":
-        return tuple(c.version for c in compatibility.cuda_stable + compatibility.cuda_experimental)
-    return (compatibility.rocm,)
-
-
 def stops(
     rows: Rows, catalogue: tuple[CatalogueFeature, ...], features: tuple[Feature, ...]
 ) -> tuple[SupportStop, ...]:
@@ -46,7 +34,7 @@ def stops(
     seen: dict[tuple[str, str], list[str]] = {}
     for version, compatibility in rows:
         for kind in KINDS:
-            for value in listed(compatibility, kind) if compatibility is not None else ():
+            for value in compatibility.values(kind) if compatibility is not None else ():
                 seen.setdefault((kind, value), []).append(version)
     feature_by_id = {f.id: f for f in features}
     owner = {
