@@ -118,3 +118,19 @@ def test_garbage_gets_one_line_and_reaches_the_page_as_text_only(page, served, w
     assert page.evaluate("window.pwned") is None
     assert "from" not in query and page.locator("#atlas-upgrade-result section[data-group]").count() == 0
     assert watch.console_errors == [] and watch.page_errors == []
+
+
+def test_a_release_the_atlas_does_not_cover(page, served, watch):
+    """A newer release opens no guide (the audit's 2.15 paste opened 2.13 -> 2.14); an older one opens
+    the guide from the oldest release covered."""
+    major, minor = LATEST.split(".")
+    ahead = f"{major}.{int(minor) + 1}"
+    query = paste(page, served, f"torch=={ahead}.0+cu130")
+    said = page.locator("#atlas-env-result").inner_text()
+    assert f"not {ahead}: there is no guide from it yet." in said and "On " + LATEST not in said
+    assert "from" not in query and page.locator("#atlas-upgrade-result section[data-group]").count() == 0
+    paste(page, served, "torch==1.13.1+cu117")
+    page.locator("#atlas-upgrade-result section[data-group]").first.wait_for()
+    query = parse_qs(urlsplit(page.url).query)
+    assert query["from"] == ["2.0"] and "the guide opens from 2.0" in page.locator("#atlas-env-result").inner_text()
+    assert watch.console_errors == [] and watch.page_errors == []
