@@ -139,6 +139,13 @@ def test_a_free_threaded_build_stops_where_the_notes_say_not_where_the_matrix_fa
     assert "lists it last in 2.12, and no source says it stopped." in t14["text"]
 
 
+def test_a_deprecated_support_that_still_ships_says_so():
+    data = envpaste.view(real_model())
+    data["stops"]["cuda"]["13.0"] |= {"deprecated": "2.14", "planned": "2.16"}  # as a 2.14 entry would make it
+    (cuda,) = [a for a in envpaste.answers(envpaste.read("torch==2.13.0+cu130"), data, "2.14") if a["topic"] == "cuda"]
+    assert cuda["ok"] and cuda["text"].endswith("It is deprecated since 2.14; its removal is announced for 2.16.")
+
+
 def test_every_stop_the_box_states_is_the_feature_page_s():
     """The box looks stops up (generator.enrich.supports); for every support a feature stands for,
     its stop is the feature's ending, as its page, badge and API state it."""

@@ -55,6 +55,7 @@ ENV_LINES = [
     "PyTorch version: 2.12.0+cu128\nOS: Ubuntu 24.04 LTS (aarch64)\nGPU models and configuration: NVIDIA GH200 480GB\nGPU 1: Tesla T4",
     "torch==2.14.1+rocm7.14\nPython version: 3.13.1",
     "torch==2.10.0+xpu\nPython version: 3.9.1",
+    "torch==2.13.0+cu132",
     "PyTorch version: 2.8.0\nPython version: 3.13.1 experimental free-threading build (main)",
     "torch==2.6.0+rocm6.2.4\nPython version: 3.16.0",
     "torch==2.11.0+cu129\nPython version: 3.7.9",
@@ -164,6 +165,8 @@ def cases() -> dict:
     env_data = envpaste.view(real_model())
     # A release that builds CUDA 13 only (as 2.15 is planned to): no wheel for pre-Turing GPUs.
     env_data["releases"].append({"version": "9.8", "python": ["3.11", "3.15", []], "cuda": ["13.0"], "rocm": "9.0"})
+    # A support deprecated while it still ships (none is on the real content yet).
+    env_data["stops"]["cuda"]["13.2"] |= {"deprecated": "2.14", "planned": "2.16"}
     targets = [r["version"] for r in env_data["releases"]][-7:] + ["9.9"]
     payload = {
         "normalise": queries,
@@ -228,6 +231,7 @@ def test_the_inputs_reach_every_branch(cases):
         (t, ok) for t in ("python", "cuda", "rocm", "gpu", "driver", "macos", "patch") for ok in (True, False)
     }
     assert any(a["evidence"] for a in answered) and any("notes decide" in a["text"] for a in answered)
+    assert any("deprecated since" in a["text"] for a in answered)
     assert {"number", "version", "text"} <= set(python["kind"])
     assert True in python["symptom"] and False in python["symptom"]
 

@@ -173,6 +173,8 @@ def view(site: Site) -> dict:
             "by": s.removed_by,
             "listed": s.listed_last or "",
             "also": list(s.also_in),
+            "deprecated": s.deprecated_in or "",
+            "planned": s.removal_planned or "",
             "evidence": [list(e) for e in s.evidence],
         }
     gpu = site.content.gpu
@@ -236,6 +238,9 @@ def _said(stop: dict | None, what: str, target: str) -> str:
     """Where a support stops, as enrich stated it, and the matrix where the notes differ."""
     if stop is not None and not stop["stop"] and stop["listed"] and target not in stop["ships"]:
         return f" The compatibility matrix lists it last in {stop['listed']}, and no source says it stopped."
+    if stop is not None and not stop["stop"] and stop["deprecated"]:
+        planned = f"; its removal is announced for {stop['planned']}" if stop["planned"] else ""
+        return f" It is deprecated since {stop['deprecated']}{planned}."
     if stop is None or not stop["stop"]:
         return ""
     if stop["last"]:

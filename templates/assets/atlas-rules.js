@@ -227,6 +227,7 @@
   function answer(topic, ok, text, evidence) { return { topic: topic, ok: ok, text: text, evidence: evidence }; }
   function said(stop, what, target) {
     if (stop && !stop.stop && stop.listed && !stop.ships.includes(target)) return " The compatibility matrix lists it last in " + stop.listed + ", and no source says it stopped.";
+    if (stop && !stop.stop && stop.deprecated) return " It is deprecated since " + stop.deprecated + (stop.planned ? "; its removal is announced for " + stop.planned : "") + ".";
     if (!stop || !stop.stop) return "";
     let out = stop.last ? " The last release for " + what + " is " + stop.last + "; it stops in " + stop.stop + "."
       : " No release on the Atlas ships a wheel for " + what + "; it stopped in " + stop.stop + ".";
