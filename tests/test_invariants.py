@@ -88,7 +88,7 @@ def test_every_python_cuda_and_rocm_version_follows_the_compatibility_matrix(rea
         "compatibility",
     )
     # An experimental Python counts as listed: 3.12 in 2.2. 3.13t is in the 2.6 to 2.8 rows only, but the
-    # 2.13 notes stop its builds there, so its `last:` (2.12) dates the removal with the 2.13 entry.
+    # 2.13 notes stop its builds there: the notes' word (the 2.13 entry) dates the removal.
     assert feature["python-3.12-wheels"].removed_in is None
     assert (feature["python-3.13t-support"].first, feature["python-3.13t-support"].removed_in) == ("2.6", "2.13")
     assert feature["python-3.9-support"].removed_in == "2.9"

@@ -46,6 +46,19 @@ ENV_LINES = [
     "OS: Microsoft Windows 11 Pro\nGPU models and configuration: NVIDIA GeForce RTX 3090\nPyTorch version: 2.4.1+cu124",
     "GPU models and configuration:\nGPU 0: NVIDIA H100 80GB HBM3\nGPU 1: Tesla P100-PCIE-16GB\nGPU 2: NVIDIA GeForce GTX 980\n\t GPU 3: T4\nNvidia driver: x\ntorch==2.7.0+cu128",
     "GPU models and configuration: NVIDIA B200, NVIDIA L40S, Quadro RTX 8000, NVIDIA A10\ntorch==2.11.0+cu130",
+    # issue #44: a B200 on cu126, an old driver with cu130 (Linux and Windows), "No CUDA", macOS below
+    # MPS's minimum, a 2.14.0 and its patch, ROCm as the build tag writes it, aarch64 coverage
+    "GPU models and configuration: NVIDIA B200\nNvidia driver version: 580.65.06\ntorch==2.14.0+cu126",
+    "PyTorch version: 2.14.0+cu130\nOS: Ubuntu 24.04 LTS (x86_64)\nGPU models and configuration: NVIDIA A100-SXM4-80GB\nNvidia driver version: 535.161.08",
+    "PyTorch version: 2.13.0+cu130\nOS: Microsoft Windows 11 Pro\nGPU models and configuration: NVIDIA GeForce RTX 5090\nNvidia driver version: 580.65.06",
+    "PyTorch version: 2.8.0\nOS: macOS 13.6.1 (arm64)\nPython version: 3.9.6\nGPU models and configuration: No CUDA\nNvidia driver version: No CUDA",
+    "PyTorch version: 2.12.0+cu128\nOS: Ubuntu 24.04 LTS (aarch64)\nGPU models and configuration: NVIDIA GH200 480GB\nGPU 1: Tesla T4",
+    "torch==2.14.1+rocm7.14\nPython version: 3.13.1",
+    "torch==2.10.0+xpu\nPython version: 3.9.1",
+    "torch==2.13.0+cu132",
+    "PyTorch version: 2.8.0\nPython version: 3.13.1 experimental free-threading build (main)",
+    "torch==2.6.0+rocm6.2.4\nPython version: 3.16.0",
+    "torch==2.11.0+cu129\nPython version: 3.7.9",
 ]
 HARNESS = ROOT / "tests" / "js_parity.js"
 
@@ -152,6 +165,8 @@ def cases() -> dict:
     env_data = envpaste.view(real_model())
     # A release that builds CUDA 13 only (as 2.15 is planned to): no wheel for pre-Turing GPUs.
     env_data["releases"].append({"version": "9.8", "python": ["3.11", "3.15", []], "cuda": ["13.0"], "rocm": "9.0"})
+    # A support deprecated while it still ships (none is on the real content yet).
+    env_data["stops"]["cuda"]["13.2"] |= {"deprecated": "2.14", "planned": "2.16"}
     targets = [r["version"] for r in env_data["releases"]][-7:] + ["9.9"]
     payload = {
         "normalise": queries,
@@ -213,8 +228,10 @@ def test_the_inputs_reach_every_branch(cases):
     assert {e["via"] for e in read} >= {"collect_torch", "pin", "listed", "wheel", "lock", "pipfile", ""}
     answered = [a for case in python["answers"] for a in case]
     assert {(a["topic"], a["ok"]) for a in answered} >= {
-        (t, ok) for t in ("python", "cuda", "rocm", "gpu") for ok in (True, False)
+        (t, ok) for t in ("python", "cuda", "rocm", "gpu", "driver", "macos", "patch") for ok in (True, False)
     }
+    assert any(a["evidence"] for a in answered) and any("notes decide" in a["text"] for a in answered)
+    assert any("deprecated since" in a["text"] for a in answered)
     assert {"number", "version", "text"} <= set(python["kind"])
     assert True in python["symptom"] and False in python["symptom"]
 

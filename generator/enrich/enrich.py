@@ -55,7 +55,7 @@ from ..model.content import (
 )
 from ..model.errors import ContentError, Problem, did_you_mean
 from ..util.session import Session
-from . import changeviews, facts, home, lifecycle
+from . import changeviews, facts, home, lifecycle, supports
 from .families import families as families_of
 
 
@@ -117,6 +117,7 @@ def enrich(content: Content, session: Session | None = None) -> Site:
         coverage=d(_coverage, releases),
         name_endings=d(facts.name_endings, versions, views),
         inferences=d(facts.inferences, features, ledger, versions, views, removals),
+        supports=d(supports.stops, rows, catalogue, features),
     )
     return site
 

@@ -372,7 +372,6 @@ def _gpu(doc: Document, versions: set[str], problems: list[Problem]) -> GpuArchi
         if name not in names:
             problems.append(doc.problem(pointer, f"unknown architecture {name!r}{did_you_mean(name, names)}"))
 
-    known(("cuda13", "first"), doc.data["cuda13"]["first"])
     left = []
     for i, raw in enumerate(doc.data["left"]):
         if raw["release"] not in versions:
@@ -384,4 +383,26 @@ def _gpu(doc: Document, versions: set[str], problems: list[Problem]) -> GpuArchi
         for k, name in enumerate(raw["architectures"]):
             known(("left", i, "architectures", k), name)
         left.append((raw["release"], tuple(raw["cuda"]), tuple(raw["architectures"]), raw["source"]))
-    return GpuArchitectures(names, doc.data["cuda13"]["first"], tuple(left))
+    builds = _gpu_builds(doc, versions, known, problems)
+    drivers = tuple(
+        (d["cuda"], d["linux"], d["windows"], d["release"], d["source"]) for d in doc.data.get("drivers", ())
+    )
+    mps = tuple((m["release"], m["macos"], m["source"]) for m in doc.data.get("mps", ()))
+    return GpuArchitectures(names, tuple(left), tuple(builds), drivers, mps)
+
+
+def _gpu_builds(doc: Document, versions: set[str], known, problems: list[Problem]) -> tuple:
+    """gpu_archs.yaml `builds`: (releases, platform, CUDA version, architectures, source) of each build."""
+    builds = []
+    for i, raw in enumerate(doc.data.get("builds", ())):
+        for k, version in enumerate(raw["releases"]):
+            if version not in versions:
+                problems.append(
+                    doc.problem(("builds", i, "releases", k), f"no release {version}{did_you_mean(version, versions)}")
+                )
+        for platform in ("x86_64", "aarch64"):
+            for cuda, archs in raw.get(platform, {}).items():
+                for k, name in enumerate(archs):
+                    known(("builds", i, platform, cuda, k), name)
+                builds.append((tuple(raw["releases"]), platform, cuda, tuple(archs), raw["source"]))
+    return tuple(builds)

@@ -197,17 +197,19 @@ class Compatibility:
     alternatives: tuple[CompatAlternative, ...] = ()  # where another source disagrees
 
     def lists(self, field: str, value: str) -> bool:
-        """Whether this row supports `value` of `field` ("python" 3.7, "cuda" 11.6): a Python inside
-        the range or listed as experimental (a free-threaded build such as 3.13t only so)."""
+        """Whether this row supports `value` of `field` ("python" 3.7, "cuda" 11.6): one of `values`."""
+        return value in self.values(field)
+
+    def values(self, field: str) -> tuple[str, ...]:
+        """What this row lists of `field`: each Python minor version of its range and its experimental
+        builds (a free-threaded build such as 3.13t only so), its CUDA versions, its ROCm version, its C++."""
         if field == "python":
-            if value in self.python_experimental or value.endswith("t"):
-                return value in self.python_experimental
-            return version_key(self.python_min) <= version_key(value) <= version_key(self.python_max)
+            low, high = version_key(self.python_min), version_key(self.python_max)
+            minors = tuple(f"{low[0]}.{m}" for m in range(low[1], high[1] + 1)) if low[0] == high[0] else ()
+            return minors + tuple(v for v in self.python_experimental if v not in minors)
         if field == "cuda":
-            return any(c.version == value for c in self.cuda_stable + self.cuda_experimental)
-        if field == "rocm":
-            return self.rocm == value
-        return self.cxx == value
+            return tuple(c.version for c in self.cuda_stable + self.cuda_experimental)
+        return (self.rocm,) if field == "rocm" else (self.cxx,)
 
 
 @dataclass(frozen=True)
@@ -340,10 +342,16 @@ class GpuArchitectures:
     """NVIDIA GPU architectures in the CUDA wheels (content/gpu_archs.yaml)."""
 
     names: tuple[str, ...]  # oldest first
-    cuda13_first: str  # the oldest architecture CUDA 13 builds cover
     left: tuple[
         tuple[str, tuple[str, ...], tuple[str, ...], str], ...
     ]  # (release, CUDA versions, architectures, source)
+    builds: tuple[
+        tuple[tuple[str, ...], str, str, tuple[str, ...], str], ...
+    ] = ()  # (releases, platform "x86_64"/"aarch64", CUDA version, architectures it covers, source)
+    drivers: tuple[
+        tuple[str, str, str, str, str], ...
+    ] = ()  # (CUDA version from which on, Linux driver, Windows driver, release, source)
+    mps: tuple[tuple[str, str, str], ...] = ()  # (release from which on, oldest macOS for MPS, source)
 
 
 @dataclass(frozen=True)

@@ -152,12 +152,15 @@
     collect_os: new RegExp("^OS:" + SP + "*([^\\r\\n(]*?)" + SP + "*(?:\\(([A-Za-z0-9_]+)\\))?" + SP + "*$", "m"),
     collect_python: new RegExp("^Python version:" + SP + "*([0-9]+\\.[0-9]+)(?:\\.[0-9]+)?([^\\r\\n]*)", "m"),
     collect_gpus: /^GPU models and configuration:([^\r\n]*)((?:\r?\n(?:GPU [0-9]+:|[ \t])[^\r\n]*)*)/m,
+    collect_driver: new RegExp("^Nvidia driver version:" + SP + "*([0-9]+(?:\\.[0-9]+)*)" + SP + "*$", "m"),
     pin: new RegExp("^" + SP + "*(?:\\[[a-z0-9]+\\]" + SP + "+)?torch" + SP + "*(?:===?|~=|>=)" + SP + "*([0-9][0-9A-Za-z.+!_-]*)", "m"),
     listed: new RegExp("^" + SP + "*(?:py)?torch" + SP + "+([0-9][0-9A-Za-z.+!_-]*)(?:" + SP + "|$)", "m"),
     wheel: /torch-([0-9][0-9A-Za-z.!_]*)(?:(?:\+|%2B)([0-9A-Za-z.]+))?-cp([0-9])([0-9]+)t?-[0-9A-Za-z_]*?(t?)-([0-9A-Za-z_.]+)\.whl/,
     lock: /^name = "torch"\r?\nversion = "([^"]+)"/m,
     pipfile: /^[ \t]*"torch": \{[^}]*?"version": "==([^"]+)"/m,
   };
+
+  const NOT_A_GPU = ["No CUDA", "Could not collect", "N/A"];  // collect_env's GPU line when it found none
 
   function torchOf(text) {
     for (const key of ["collect_torch", "lock", "pipfile", "pin", "listed"]) {
@@ -176,7 +179,7 @@
     const [version, local, how] = torchOf(text);
     const release = /^[0-9]+\.[0-9]+/.test(version) ? version.split(".").slice(0, 2).join(".") : "";
     const env = { torch: version, release: release, build: local, via: how || "", python: "", os: "", arch: "",
-      cuda: "", rocm: "", backend: "", gpus: [] };
+      cuda: "", rocm: "", backend: "", gpus: [], driver: "" };
     let m = PASTED_ENV.collect_python.exec(text);
     if (m) env.python = m[1] + (m[2].includes("free-threading") ? "t" : "");
     m = PASTED_ENV.collect_os.exec(text);
@@ -189,13 +192,15 @@
       env.arch = /arm64|aarch64/.test(platform) ? "arm64" : "x86_64";
     }
     m = PASTED_ENV.collect_gpus.exec(text);
-    if (m) env.gpus = [m[1]].concat(m[2].split("\n")).map(function (l) { return l.replace(/^[ \t]+|[ \t]+$/g, "").replace(/^GPU [0-9]+: /, ""); }).filter(Boolean);
+    if (m) env.gpus = [m[1]].concat(m[2].split("\n")).map(function (l) { return l.replace(/^[ \t]+|[ \t]+$/g, "").replace(/^GPU [0-9]+: /, ""); }).filter(function (g) { return g && !NOT_A_GPU.includes(g); });
+    m = PASTED_ENV.collect_driver.exec(text);
+    if (m) env.driver = m[1];
     return Object.assign(env, buildOf(text, local, env.os, env.arch));
   }
 
   function buildOf(text, local, os, arch) {
     let cuda = /^cu[0-9]{2,4}$/.test(local) ? local.slice(2, -1) + "." + local.slice(-1) : "";
-    let rocm = local.startsWith("rocm") ? local.slice(4).split(".").slice(0, 2).join(".") : "";
+    let rocm = /^rocm[0-9]+(\.[0-9]+)+$/.test(local) ? local.slice(4) : "";  // as the compatibility rows write it
     if (!local) {
       const c = PASTED_ENV.collect_cuda.exec(text), r = PASTED_ENV.collect_rocm.exec(text);
       cuda = c ? c[1] : "";
@@ -207,6 +212,8 @@
     return { cuda: cuda, rocm: rocm, backend: backend };
   }
 
+  /* The answers (generator/envpaste.py answers): each support's stop is looked up in the build's
+     data (generator/enrich/supports.py), never computed here. */
   function vkey(v) { return /^[0-9]+(\.[0-9]+)*$/.test(v) ? v.split(".").map(Number) : [0]; }
   function vcmp(a, b) {
     const x = vkey(a), y = vkey(b);
@@ -217,60 +224,101 @@
     }
     return 0;
   }
-  function pythonOk(row, py) {
-    const [low, high, experimental] = row.python;
-    if (experimental.includes(py) || py.endsWith("t")) return experimental.includes(py);
-    return vcmp(low, py) <= 0 && vcmp(py, high) <= 0;
+  function answer(topic, ok, text, evidence) { return { topic: topic, ok: ok, text: text, evidence: evidence }; }
+  function said(stop, what, target) {
+    if (stop && !stop.stop && stop.listed && !stop.ships.includes(target)) return " The compatibility matrix lists it last in " + stop.listed + ", and no source says it stopped.";
+    if (stop && !stop.stop && stop.deprecated) return " It is deprecated since " + stop.deprecated + (stop.planned ? "; its removal is announced for " + stop.planned : "") + ".";
+    if (!stop || !stop.stop) return "";
+    let out = stop.last ? " The last release for " + what + " is " + stop.last + "; it stops in " + stop.stop + "."
+      : " No release on the Atlas ships a wheel for " + what + "; it stopped in " + stop.stop + ".";
+    if (stop.listed && stop.listed !== stop.last) out += " The release notes decide: the compatibility matrix lists it last in " + stop.listed + ".";
+    if (stop.also.length) out += " Another source lists it for " + stop.also.join(", ") + " too.";
+    return out;
   }
-  function minor(v) { return v.split(".").slice(0, 2).join("."); }
-  function stopOf(rows, since, ok) {
-    const r = rows.find(function (r) { return vcmp(r.version, since) > 0 && !ok(r); });
-    return r ? r.version : "";
-  }
-  function said(rows, stop, what) {
-    if (!stop) return "";
-    const before = rows.filter(function (r) { return vcmp(r.version, stop) < 0; });
-    const last = before.length ? before[before.length - 1].version : "";
-    return " The last release for " + what + " is " + last + "; it stops in " + stop + ".";
+  const SUPPORT_NAMES = { python: "Python", cuda: "CUDA", rocm: "ROCm" };
+  function support(topic, value, data, row) {
+    const stop = Object.prototype.hasOwnProperty.call(data.stops[topic], value) ? data.stops[topic][value] : null;
+    const ok = stop !== null && stop.ships.includes(row.version), target = row.version;
+    let text;
+    const unsaid = stop !== null && !ok && !stop.stop;  // the matrix silent, the notes too
+    if (topic === "python") text = "Python " + value + ": " + (ok ? "supported" : unsaid ? "not listed" : "not supported") + " by " + target + " (" + row.python[0] + " to " + row.python[1] + ").";
+    else if (topic === "cuda") text = "CUDA " + value + ": " + target + (ok ? " builds a wheel for it" : " builds no wheel for it") + " (" + row.cuda.join(", ") + ").";
+    else text = "ROCm " + value + ": " + target + " is built for ROCm " + row.rocm + ".";
+    return answer(topic, ok, text + said(stop, SUPPORT_NAMES[topic] + " " + value, target), stop ? stop.evidence : []);
   }
   function archOf(model, data) {
     const hit = data.models.find(function (m) { return new RegExp(m[0]).test(model); });
     return hit ? hit[1] : "";
   }
-  function buildsFor(cuda, arch, release, data, order) {
-    if (vcmp(cuda, "13") >= 0 && order.indexOf(arch) < order.indexOf(data.cuda13[0])) return false;
-    return !data.leaves.some(function (l) { return l[2].includes(arch) && l[1].includes(cuda) && vcmp(l[0], release) <= 0; });
+  function gpuAnswers(env, data, row) {
+    const target = row.version, out = [];
+    const builds = Object.prototype.hasOwnProperty.call(data.builds, target) ? data.builds[target] : null;
+    const platform = (env.arch === "arm64" || env.arch === "aarch64") && env.os !== "macOS" ? "aarch64" : "x86_64";
+    const table = builds ? builds[platform] || [] : [];
+    const archs = Array.from(new Set(env.gpus.map(function (g) { return archOf(g, data); }).filter(Boolean)));
+    for (const arch of archs) {
+      let text, ok, evidence;
+      if (!table.length) {
+        text = arch + " GPUs: no source at hand lists which architectures " + target + "'s CUDA builds cover."; ok = false; evidence = [];
+      } else {
+        const cover = table.filter(function (b) { return b[1].includes(arch); }).map(function (b) { return b[0]; });
+        const miss = table.filter(function (b) { return !b[1].includes(arch); }).map(function (b) { return b[0]; });
+        text = arch + " GPUs: " + (cover.length ? target + "'s CUDA " + cover.join(", ") + " wheels cover them" : "none of " + target + "'s CUDA wheels covers them");
+        text += miss.length && cover.length ? "; its CUDA " + miss.join(", ") + " wheels do not." : ".";
+        ok = cover.length > 0 && !miss.includes(env.cuda);
+        if (miss.includes(env.cuda)) text += " Your CUDA " + env.cuda + " build is one that does not.";
+        evidence = [["CUDA support matrix (" + target + ")", builds.source]];
+      }
+      const left = data.leaves.filter(function (l) { return l[2].includes(arch) && vcmp(l[0], target) <= 0; });
+      if (left.length) {
+        const last = left[left.length - 1];
+        text += " " + arch + " left the CUDA " + last[1].join(" and ") + " builds in " + last[0];
+        text += left.length > 1 ? " (the " + left[0][0] + " notes said so first)." : ".";
+        evidence = evidence.concat(left.map(function (l) { return [l[0] + " notes: " + arch + " left the CUDA " + l[1].join(" and ") + " builds", l[3]]; }));
+      }
+      out.push(answer("gpu", ok, text, evidence));
+    }
+    return out;
+  }
+  function driverAnswers(env, data, row) {
+    if (!env.driver || !env.gpus.length) return [];
+    const out = [];
+    for (const [cuda, linux, windows, release, source] of data.drivers) {
+      const needing = row.cuda.filter(function (c) { return vcmp(c, cuda) >= 0; });
+      if (!needing.length || vcmp(release, row.version) > 0) continue;
+      const need = env.os.startsWith("Microsoft Windows") || env.os === "Windows" ? windows : linux;
+      const ok = vcmp(env.driver, need) >= 0;
+      let text = "NVIDIA driver " + env.driver + ": " + row.version + "'s CUDA " + needing.join(", ") + " wheels need " + need + " or newer";
+      const older = row.cuda.filter(function (c) { return !needing.includes(c); });
+      text += ok ? "; yours is." : "; yours is older" + (older.length ? ", so of its CUDA wheels only " + older.join(", ") + " runs on it." : ".");
+      out.push(answer("driver", ok, text, [[release + " release post: CUDA " + cuda + "+ needs driver " + need, source]]));
+    }
+    return out;
+  }
+  function macosAnswers(env, data, target) {
+    const m = /^macOS ([0-9]+(?:\.[0-9]+)*)/.exec(env.os);
+    const rules = data.mps.filter(function (r) { return vcmp(r[0], target) <= 0; });
+    if (!m || !rules.length) return [];
+    const [release, macos, source] = rules[rules.length - 1];
+    const ok = vcmp(vkey(m[1]).slice(0, 2).join("."), vkey(macos).slice(0, 2).join(".")) >= 0;
+    let text = "macOS " + m[1] + ": " + target + "'s MPS (Apple GPU) needs macOS " + macos + " or newer, from " + release + " on.";
+    const before = data.releases.filter(function (r) { return vcmp(r.version, release) < 0; });
+    if (!ok && before.length) text += " The last release whose MPS runs on it is " + before[before.length - 1].version + ".";
+    return [answer("macos", ok, text, [[release + " notes: MPS needs macOS " + macos, source]])];
+  }
+  function patchAnswers(env, data, target) {
+    const patch = Object.prototype.hasOwnProperty.call(data.patches, target) ? data.patches[target] : null;
+    if (!patch || !/^[0-9]+(\.[0-9]+)*$/.test(env.torch) || vcmp(env.torch, patch[0]) >= 0) return [];
+    const why = patch[3].map(function (c) { return c[1] + " under \u201c" + c[0] + "\u201d"; }).join(", ");
+    return [answer("patch", env.release !== target, "Take " + patch[0] + " (" + patch[1] + ") rather than " + target + ".0: its notes list " + why + ".",
+      [["What " + patch[0] + " fixes", patch[2]]])];
   }
 
   function envAnswers(env, data, target) {
-    const rows = data.releases, row = rows.find(function (r) { return r.version === target; });
+    const row = data.releases.find(function (r) { return r.version === target; });
     if (!row) return [];
-    const since = env.release || rows[0].version, out = [];
-    const py = env.python, cu = env.cuda, ro = env.rocm;
-    if (py) {
-      const ok = pythonOk(row, py);
-      out.push({ topic: "python", ok: ok, text: "Python " + py + ": " + (ok ? "supported" : "not supported") + " by " + target +
-        " (" + row.python[0] + " to " + row.python[1] + ")." + said(rows, stopOf(rows, since, function (r) { return pythonOk(r, py); }), "Python " + py) });
-    }
-    if (cu) {
-      const ok = row.cuda.includes(cu);
-      out.push({ topic: "cuda", ok: ok, text: "CUDA " + cu + ": " + target + (ok ? " builds a wheel for it" : " builds no wheel for it") +
-        " (" + row.cuda.join(", ") + ")." + said(rows, stopOf(rows, since, function (r) { return r.cuda.includes(cu); }), "CUDA " + cu) });
-    }
-    if (ro) {
-      out.push({ topic: "rocm", ok: minor(row.rocm) === ro, text: "ROCm " + ro + ": " + target + " is built for ROCm " + row.rocm + "." +
-        said(rows, stopOf(rows, since, function (r) { return minor(r.rocm) === ro; }), "ROCm " + ro) });
-    }
-    const order = data.archs;
-    const archs = Array.from(new Set(env.gpus.map(function (g) { return archOf(g, data); }).filter(Boolean)));
-    for (const arch of archs) {
-      const builds = row.cuda.filter(function (v) { return buildsFor(v, arch, row.version, data, order); });
-      const gone = data.leaves.filter(function (l) { return l[2].includes(arch) && vcmp(since, l[0]) < 0 && vcmp(l[0], row.version) <= 0; })
-        .map(function (l) { return " " + arch + " left the CUDA " + l[1].join(" and ") + " builds in " + l[0] + "."; });
-      out.push({ topic: "gpu", ok: builds.length > 0, text: arch + " GPUs: " + (builds.length ? row.version + " builds for them with CUDA " +
-        builds.join(", ") + "." : "no CUDA wheel of " + row.version + " builds for them.") + gone.join("") });
-    }
-    return out;
+    const out = ["python", "cuda", "rocm"].filter(function (t) { return env[t]; }).map(function (t) { return support(t, env[t], data, row); });
+    return out.concat(gpuAnswers(env, data, row), driverAnswers(env, data, row), macosAnswers(env, data, target), patchAnswers(env, data, target));
   }
 
   return {

@@ -135,6 +135,12 @@
     });
   }
 
+  /* Is release a (X.Y) newer than b? */
+  function newer(a, b) {
+    const x = a.split(".").map(Number), y = b.split(".").map(Number);
+    return x[0] !== y[0] ? x[0] > y[0] : x[1] > y[1];
+  }
+
   function described(env) {
     const parts = ["torch " + env.torch + (env.build ? "+" + env.build : "")];
     if (env.python) parts.push("Python " + env.python);
@@ -153,8 +159,16 @@
     }
     const versions = atlas.data(form, "releases", []), target = versions[versions.length - 1];
     out.append(el("p", { class: "atlas-compare-msg" }, "Read: " + described(env) + "."));
+    const covers = "The Atlas covers releases " + versions[0] + " to " + target + ", not " + env.release;
     if (versions.includes(env.release)) form.elements.from.value = env.release;
-    else out.append(el("p", { class: "atlas-compare-msg" }, "The Atlas covers releases " + versions[0] + " to " + target + ", not " + env.release + "."));
+    else if (newer(env.release, target)) {
+      // A release newer than the newest: no guide to open, and the newest's answers are not its.
+      out.append(el("p", { class: "atlas-compare-msg atlas-env-uncovered" }, covers + ": there is no guide from it yet."));
+      return;
+    } else {
+      form.elements.from.value = versions[0];
+      out.append(el("p", { class: "atlas-compare-msg" }, covers + ": the guide opens from " + versions[0] + ", the oldest it covers."));
+    }
     form.elements.to.value = target;
     const backends = Array.from(form.elements.backend.options).map(function (o) { return o.value; });
     if (env.backend && backends.includes(env.backend)) form.elements.backend.value = env.backend;
@@ -162,7 +176,18 @@
     if (answers.length) {
       out.append(el("p", { class: "atlas-compare-msg" }, "On " + target + ", the newest release:"));
       const list = el("ul", { class: "atlas-env-answers" });
-      for (const a of answers) list.append(el("li", { "data-topic": a.topic, "data-ok": String(a.ok) }, a.text));
+      const site = new URL(form.dataset.site, location.href);
+      for (const a of answers) {
+        // What the answer rests on (generator/enrich/supports.py evidence): pages of the Atlas are
+        // site-relative, sources absolute.
+        const li = el("li", { "data-topic": a.topic, "data-ok": String(a.ok) }, a.text);
+        if (a.evidence.length) {
+          const from = el("span", { class: "atlas-env-evidence" }, " Rests on: ");
+          a.evidence.forEach(function (e, k) { from.append(k ? "; " : "", el("a", { href: new URL(e[1], site).href }, e[0])); });
+          li.append(from);
+        }
+        list.append(li);
+      }
       out.append(list);
     }
     form.requestSubmit();
