@@ -138,6 +138,8 @@ def views_of(
                 own,
                 change_backends(change, areas),
                 symbols=symbols.of_text(change.text, change.note, change.restore),
+                subject=change_subject(change),
+                subject_confirmed=change.subject is not None,
                 group=upgrade_group(change, ending),
                 features=given + derived,
                 derived=derived,
@@ -145,6 +147,14 @@ def views_of(
             )
         )
     return tuple(views)
+
+
+def change_subject(change: Change) -> tuple[str, ...]:
+    """What code must use for the change to apply: the content's `subject:`, else what its record
+    line proposes (symbols.propose_subject)."""
+    if change.subject is not None:
+        return change.subject
+    return symbols.propose_subject(change.text.strip().split("\n", 1)[0])
 
 
 def upgrade_group(change: Change, ending: str | None) -> str:

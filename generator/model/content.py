@@ -271,6 +271,8 @@ class Change:
     symptom: tuple[str, ...] = ()  # hand-written: the exact error/warning texts it makes a reader see
     anchors: tuple[str, ...] = ()  # hand-written: its former anchors (record lines before an edit,
     # changes merged into it), kept on it as alias ids so published links still land on it
+    subject: tuple[str, ...] | None = None  # hand-written: what code must use for it to apply
+    # (symbols.SUBJECT); () confirms it is about nothing code uses, None leaves it to the record line
     patch: str = ""  # the patch release whose notes list it ("2.14.1"), "" for the release's own notes
 
 
@@ -285,6 +287,7 @@ HAND_WRITTEN = (
     "features",
     "symptom",
     "anchors",
+    "subject",
 )
 """A change's hand-written fields as content/changes/X.Y.yaml spells them (`backends` is
 Change.backends_override): what a re-import of the notes keeps, and the changes schema marks

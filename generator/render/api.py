@@ -158,6 +158,8 @@ def _change(v: ChangeView, release: Release, page: str) -> dict:
         "removal": v.change.removal,
         "group": v.group,
         "symbols": list(v.symbols),
+        "subject": list(v.subject),
+        "subject_confirmed": v.subject_confirmed,
         "pr_urls": [urls.pr(pr) for pr in v.change.prs],
         "issues": list(v.change.issues),
         "issue_urls": [urls.issue(n) for n in v.change.issues],
