@@ -160,6 +160,7 @@ def _change(v: ChangeView, release: Release, page: str) -> dict:
         "symbols": list(v.symbols),
         "subject": list(v.subject),
         "subject_confirmed": v.subject_confirmed,
+        "every_backend": v.every_backend,
         "pr_urls": [urls.pr(pr) for pr in v.change.prs],
         "issues": list(v.change.issues),
         "issue_urls": [urls.issue(n) for n in v.change.issues],

@@ -30,6 +30,10 @@ from ..model.content import BREAKING_GROUPS, EVERY_BACKEND_GROUPS, applies_to, v
 from ..model.errors import UsageError, did_you_mean
 from . import pycode
 
+EXIT_UNCOVERED = 3
+"""The exit code of a scan whose range holds a release the Atlas has no change list for: its
+answer is incomplete, so CI must not read it as a pass (2 is a usage error, 1 a breaking finding)."""
+
 MAX_BYTES = 4 * 1024 * 1024
 """A file larger than this is not code a person wrote: it is reported and skipped."""
 
@@ -121,9 +125,7 @@ def targets(releases: list[dict], start: str, end: str, backend: str = "", backe
     versions = [r["version"] for r in releases]
     for version in (start, end):
         if version not in versions:
-            raise UsageError(
-                f"no release {version!r}{did_you_mean(version, versions)}; releases: {', '.join(versions)}"
-            )
+            raise UsageError(_unknown_release(version, versions))
     if version_key(start) >= version_key(end):
         raise UsageError(f"--from {start} must be older than --to {end}")
     if backend and backends is not None and backend not in backends:
@@ -136,7 +138,7 @@ def targets(releases: list[dict], start: str, end: str, backend: str = "", backe
             group = c["group"]
             if group not in GROUP_WORDS or not c["subject"]:
                 continue
-            if group not in EVERY_BACKEND_GROUPS and not applies_to(tuple(c["backends"]), backend):
+            if group not in EVERY_BACKEND_GROUPS and not applies_to(tuple(c["backends"]), backend, c["every_backend"]):
                 continue
             text = " ".join(c["text"].strip().split("\n", 1)[0].lstrip("#*- ").split())
             subject = tuple(c["subject"])
@@ -144,6 +146,24 @@ def targets(releases: list[dict], start: str, end: str, backend: str = "", backe
                 Target(rel["version"], group, c["kind"], text, c["note"], c["url"], tuple(c["symbols"]), subject)
             )
     return out
+
+
+def _unknown_release(version: str, versions: list[str]) -> str:
+    """Why a release cannot be scanned to or from: a version the Atlas does not cover is named
+    so (never did-you-mean'd to another release), a misspelt one gets a did-you-mean."""
+    if re.fullmatch(r"[0-9]+\.[0-9]+", version):
+        return f"release {version} is not covered by the Atlas (it covers {versions[0]} to {versions[-1]}: {', '.join(versions)})"
+    return f"no release {version!r}{did_you_mean(version, versions)}; releases: {', '.join(versions)}"
+
+
+def uncovered(releases: list[dict], start: str, end: str) -> list[str]:
+    """The releases an upgrade from `start` to `end` goes through whose change list the Atlas does
+    not hold (2.1, 2.2): a scan cannot say what they changed."""
+    return [
+        r["version"]
+        for r in releases
+        if version_key(start) < version_key(r["version"]) <= version_key(end) and not r["change_list"]
+    ]
 
 
 # ---------------------------------------------------------------- matching
@@ -246,8 +266,14 @@ class Report:
     skipped: list[tuple[str, str]]  # (path, why)
     files: int  # files scanned
 
+    uncovered: tuple[str, ...] = ()  # releases of the range without a change list
+
     @property
     def exit_code(self) -> int:
+        """EXIT_UNCOVERED when the range holds a release without a change list, else 1 when a
+        finding can break code, else 0."""
+        if self.uncovered:
+            return EXIT_UNCOVERED
         return 1 if any(f.target.breaks for f in self.findings) else 0
 
 
@@ -280,6 +306,14 @@ def command(args) -> int:
     releases, backends = releases_from_site(Path(args.site)) if args.site else releases_from_content(Path(args.content))
     found = targets(releases, args.start, args.end, args.backend or "", backends)
     report = scan_tree(root, found)
+    report.uncovered = tuple(uncovered(releases, args.start, args.end))
+    if report.uncovered:
+        print(
+            f"{', '.join(report.uncovered)}: the Atlas holds no change list for "
+            f"{'these releases' if len(report.uncovered) > 1 else 'this release'}, so their changes are not scanned "
+            f"(exit code {EXIT_UNCOVERED})",
+            file=sys.stderr,
+        )
     for path, why in report.skipped:
         print(f"{path}: skipped: {why}", file=sys.stderr)
     try:
@@ -297,6 +331,7 @@ def _print(report: Report, args) -> None:
             "backend": args.backend or "",
             "files": report.files,
             "skipped": [{"file": p, "why": w} for p, w in report.skipped],
+            "uncovered": list(report.uncovered),
             "findings": [f.record() for f in report.findings],
         }
         print(json.dumps(data, indent=1, ensure_ascii=False))
