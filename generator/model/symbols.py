@@ -214,6 +214,7 @@ class Use:
     some_args: bool = False  # a call passing **kwargs: which arguments it passes is not known
     env: str | None = None  # an environment variable read or set
     flag: str | None = None  # a command-line flag spelt in a string
+    imported: bool = False  # an import of `name`: a removal breaks it, a default change does not
 
     def shown(self) -> str:
         """The use as a finding names it."""

@@ -87,14 +87,14 @@ class _Reader(ast.NodeVisitor):
     # ---- imports: each imported name is used on its line
     def visit_Import(self, node: ast.Import) -> None:
         for alias in node.names:
-            self.add(node.lineno, name=alias.name, written=alias.name)
+            self.add(node.lineno, name=alias.name, written=alias.name, imported=True)
 
     def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
         if node.level or not node.module:
             return
         for alias in node.names:
             if alias.name != "*":
-                self.add(node.lineno, name=f"{node.module}.{alias.name}", written=alias.name)
+                self.add(node.lineno, name=f"{node.module}.{alias.name}", written=alias.name, imported=True)
 
     # ---- names, attributes, calls
     def visit_Name(self, node: ast.Name) -> None:

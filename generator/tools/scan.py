@@ -188,8 +188,9 @@ class Index:
             if name:
                 parts = name.split(".")
                 names.update(parts)
-        for word in names & self.words:
-            yield from self.by_word[word]
+        pairs = [pair for word in names & self.words for pair in self.by_word[word]]
+        # The most specific item first: a finding names the item it matched.
+        yield from sorted(pairs, key=lambda pair: (-len(pair[0]), pair[0]))
 
     def scan(self, text: str) -> Iterator[tuple[int, str, str, Target]]:
         """(line number, what the line uses, the subject item it matched, target) for each target
@@ -200,6 +201,8 @@ class Index:
         seen: set[tuple[int, Target]] = set()
         for found in pycode.uses(text):
             for item, target in self.candidates(found.use):
+                if found.use.imported and target.group == "defaults":
+                    continue  # importing a name is not calling it with its new default
                 if (found.line, target) not in seen and symbols.subject_matches(item, found.use):
                     seen.add((found.line, target))
                     yield found.line, found.use.shown(), item, target
@@ -362,7 +365,7 @@ def bench(n_files: int = 10_000, content: Path | None = None, start: str = "", e
     end = end or releases[-1]["version"]
     found = targets(releases, start, end)
     t1 = time.perf_counter()
-    planted = sorted({s for t in found for s in t.symbols if "." in s})[:50] or ["torch.load"]
+    planted = sorted({s for t in found for s in t.subject if "." in s and "(" not in s})[:50] or ["torch.load"]
     plain = "".join(
         f"def step_{i}(batch, weights):\n    total = sum(x * w for x, w in zip(batch, weights))\n"
         f"    if total > {i}:\n        return [v / total for v in batch]\n    return batch\n\n\n"
