@@ -54,7 +54,7 @@ def parser() -> argparse.ArgumentParser:
     new.add_argument("--content", type=Path, default=DEFAULT_CONTENT)
     scan = sub.add_parser(
         "scan",
-        help="list the lines of a codebase's .py files that touch a change between two releases (exit 1: one can break code)",
+        help="list the lines of a codebase's .py files that use what a change between two releases is about (exit 0: none can break code, 1: one can, 2: usage error, 3: the range holds a release the Atlas has no change list for)",
     )
     scan.add_argument("path", help="a folder (walked for .py files) or one file")
     scan.add_argument("--from", dest="start", required=True, metavar="X.Y", help="the release you are on")

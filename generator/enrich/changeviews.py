@@ -17,6 +17,7 @@ from ..model.content import (
     Entry,
     Release,
     area_key,
+    names_backend,
 )
 from . import facts
 
@@ -125,6 +126,7 @@ def views_of(
     views = []
     by_pr = dict(cited)
     areas = backend_areas(backends)
+    ids = tuple(b.id for b in backends)
     for change, anchor in zip(changes, urls.change_anchors(c.text for c in changes), strict=True):
         own = tuple(pr for pr in dict.fromkeys(change.prs) if pr not in anchored)
         anchored.update(own)
@@ -138,6 +140,9 @@ def views_of(
                 own,
                 change_backends(change, areas),
                 symbols=symbols.of_text(change.text, change.note, change.restore),
+                subject=change_subject(change),
+                subject_confirmed=change.subject is not None,
+                every_backend=bool(change.subject) and not any(names_backend(i, ids) for i in change.subject),
                 group=upgrade_group(change, ending),
                 features=given + derived,
                 derived=derived,
@@ -145,6 +150,14 @@ def views_of(
             )
         )
     return tuple(views)
+
+
+def change_subject(change: Change) -> tuple[str, ...]:
+    """What code must use for the change to apply: the content's `subject:`, else what its record
+    line proposes (symbols.propose_subject)."""
+    if change.subject is not None:
+        return change.subject
+    return symbols.propose_subject(change.text.strip().split("\n", 1)[0])
 
 
 def upgrade_group(change: Change, ending: str | None) -> str:

@@ -439,7 +439,9 @@ def guide(site: Site, start: str, end: str, backend: str = "") -> dict[str, tupl
         for group in site.release_views[release.version].upgrade:
             # Known issues show whatever the backend (atlas-rules.js `collect`): each says whom it hits.
             out[group.id].extend(
-                v for v in group.changes if group.id in EVERY_BACKEND_GROUPS or applies_to(v.backends, backend)
+                v
+                for v in group.changes
+                if group.id in EVERY_BACKEND_GROUPS or applies_to(v.backends, backend, v.every_backend)
             )
             out[group.id].extend(e for e in group.entries if applies_to(e.backends, backend))
     return {g: tuple(items) for g, items in out.items()}

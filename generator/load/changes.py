@@ -3,7 +3,7 @@ their anchors and feature tags."""
 
 from __future__ import annotations
 
-from ..model import urls
+from ..model import symbols, urls
 from ..model.content import Change, Entry
 from ..model.errors import Problem
 from ..util.session import now
@@ -39,6 +39,9 @@ def _change(doc: Document, i: int, raw: dict, ids: dict, problems: list[Problem]
         _check_id(doc, ("changes", i, "backends", j), "backend", backend, ids, problems)
     if raw.get("restore") is not None and (why := upgrade_rules.restore_problem(raw["restore"])):
         problems.append(doc.problem(("changes", i, "restore"), why))
+    for j, item in enumerate(raw.get("subject") or ()):
+        if why := symbols.subject_problem(item):
+            problems.append(doc.problem(("changes", i, "subject", j), why))
     if raw.get("kind") is not None and (why := upgrade_rules.kind_problem(raw["section"], raw["kind"])):
         problems.append(doc.problem(("changes", i, "kind"), why))
     return Change(
@@ -59,6 +62,7 @@ def _change(doc: Document, i: int, raw: dict, ids: dict, problems: list[Problem]
         symptom=_listed(raw.get("symptom", ())),
         anchors=tuple(raw.get("anchors", ())),
         ends=tuple(raw["ends"]) if raw.get("ends") is not None else None,
+        subject=tuple(raw["subject"]) if raw.get("subject") is not None else None,
     )
 
 

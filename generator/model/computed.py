@@ -278,6 +278,9 @@ class ChangeView:
     group: str = ""  # its UPGRADE_GROUPS id, "" for changes an upgrade need not act on
     ending: str | None = None  # what it does to what it names (facts.ending_kind): "removal", "deprecation" or None
     fixed_in: str = ""  # a known issue: the patch release whose notes fix the issue it links, "" when none does
+    subject: tuple[str, ...] = ()  # what code must use for it to apply (symbols.SUBJECT): scan, paste box, API
+    subject_confirmed: bool = False  # the content's `subject:` says so; else proposed from the record line
+    every_backend: bool = False  # its confirmed subject is Python that names no backend: every guide keeps it
 
 
 @dataclass(frozen=True)

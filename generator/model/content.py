@@ -273,6 +273,8 @@ class Change:
     symptom: tuple[str, ...] = ()  # hand-written: the exact error/warning texts it makes a reader see
     anchors: tuple[str, ...] = ()  # hand-written: its former anchors (record lines before an edit,
     # changes merged into it), kept on it as alias ids so published links still land on it
+    subject: tuple[str, ...] | None = None  # hand-written: what code must use for it to apply
+    # (symbols.SUBJECT); () confirms it is about nothing code uses, None leaves it to the record line
     patch: str = ""  # the patch release whose notes list it ("2.14.1"), "" for the release's own notes
     ends: tuple[str, ...] | None = None  # hand-written: the torch.* names and feature ids its record line
     # deprecates or removes ((): none), confirming or rejecting what facts infers from the text; None: not written
@@ -290,6 +292,7 @@ HAND_WRITTEN = (
     "symptom",
     "anchors",
     "ends",
+    "subject",
 )
 """A change's hand-written fields as content/changes/X.Y.yaml spells them (`backends` is
 Change.backends_override): what a re-import of the notes keeps, and the changes schema marks
@@ -438,7 +441,20 @@ def release_spans(versions: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
 """A ledger row's status (LedgerRow.status, but "removed") as the home page's list words it."""
 
 
-def applies_to(backends: tuple[str, ...], backend: str) -> bool:
+def applies_to(backends: tuple[str, ...], backend: str, every_backend: bool = False) -> bool:
     """Whether a change or entry concerns a reader on `backend` ("" for any): one naming no backend
-    concerns every backend. atlas-rules.js `concerns` is the same rule."""
-    return not backend or not backends or backend in backends
+    concerns every backend, and so does a change whose subject is Python code that names no
+    backend (`every_backend`, ChangeView.every_backend: passing a removed argument fails on every
+    backend, whatever heading the notes list it under). atlas-rules.js `concerns` is the same rule."""
+    return not backend or not backends or every_backend or backend in backends
+
+
+def names_backend(item: str, backend_ids) -> bool:
+    """Whether a subject item names a backend: one of its dotted parts is a backend id
+    (`torch.cuda.memory_reserved`, `torch.backends.mps`), or its environment variable or flag
+    spells one (`TORCH_CUDNN_V8_API`). An argument such as `use_cuda` is Python on every backend."""
+    ids = {b.casefold() for b in backend_ids}
+    name = item.split("(", 1)[0]
+    if name.startswith("--") or (name.isupper() and "_" in name):
+        return not ids.isdisjoint(name.casefold().strip("-").replace("-", "_").split("_"))
+    return not ids.isdisjoint(part.casefold() for part in name.split("."))

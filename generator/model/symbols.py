@@ -28,6 +28,7 @@ PyTorch's modules to keep up to date:
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 _CODE = re.compile(r"`([^`\n]+)`")
 # Not after '/' or '.': `docs/stable/torch.compiler.html` in a link target is not a name.
@@ -176,3 +177,101 @@ def page_of(name: str, module_paths: frozenset[str]) -> str:
     """The module page a name is listed on (see the module docstring)."""
     path = name if name in module_paths else owner(name)
     return ".".join(path.split(".")[:PAGE_DEPTH])
+
+
+# ---------------------------------------------------------------- what a change is about
+
+# A change's subject says what a line of code must use for the change to apply to it. It is data
+# on the change: `subject:` in content/changes/X.Y.yaml confirms it; where the content says
+# nothing, `propose_subject` reads one from the record line. Each item is one of
+#   torch.onnx.dynamo_export     a name: used through any import or alias (or a name inside it:
+#                                `torch.ao.quantization` covers `torch.ao.quantization.quantize_dynamic`)
+#   torch.onnx.export(fallback=) an argument: only a call of that name that passes it
+#   torch.load(!weights_only=)   a call of that name that does not pass the argument (the change
+#                                is to its default: a call that passes it already is unaffected)
+#   export_memory_timeline       an undotted name: an attribute, a name or a keyword argument so called
+#   TORCHINDUCTOR_FOO            an environment variable, read or set through os.environ / os.getenv
+#   --flag                       a command-line flag, spelt in a string
+SUBJECT = re.compile(
+    r"(?P<name>[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*)(?:\((?P<neg>!?)(?P<arg>[A-Za-z_][A-Za-z0-9_]*)=\))?"
+    r"|(?P<flag>--[a-z][a-z0-9-]+)",
+    re.ASCII,
+)
+FLAG_STRING = re.compile(r"--[a-z][a-z0-9-]+(?:=.*)?", re.ASCII | re.DOTALL)
+"""A string that is a command-line flag (and its value)."""
+
+
+@dataclass(frozen=True)
+class Use:
+    """One thing a line of code uses (generator.tools.pycode reads them; atlas-rules.js `pasteUses`
+    reads the same from pasted text)."""
+
+    name: str | None = None  # the qualified name, imports resolved; None when its base is no import
+    written: str = ""  # the name as the code spells it (`F.scaled_dot_product_attention`)
+    call: bool = False  # a call of `name`
+    arg: str | None = None  # a keyword argument passed (to `name`, when it is a resolved call)
+    args: tuple[str, ...] = ()  # a call: the keyword arguments it passes
+    some_args: bool = False  # a call passing **kwargs: which arguments it passes is not known
+    env: str | None = None  # an environment variable read or set
+    flag: str | None = None  # a command-line flag spelt in a string
+    imported: bool = False  # an import of `name`: a removal breaks it, a default change does not
+
+    def shown(self) -> str:
+        """The use as a finding names it."""
+        if self.env or self.flag:
+            return self.env or self.flag or ""
+        name = self.name or self.written
+        return f"{name}({self.arg}=)" if self.arg and name else self.arg if self.arg else name
+
+
+def subject_problem(item: str) -> str | None:
+    """Why a `subject:` item is not one (None when it is)."""
+    if SUBJECT.fullmatch(item):
+        return None
+    return "a subject is a name (torch.x.y), a call's argument (torch.x.y(arg=), or torch.x.y(!arg=) for a call that does not pass it), an environment variable or a --flag"
+
+
+def _class_member(name: str) -> bool:
+    """`torch.Tensor.foo`, `torch.nn.Module.bar`: a member of a class, used on an object of it."""
+    return any(part[:1].isupper() for part in name.split(".")[1:-1])
+
+
+def subject_matches(item: str, use: Use) -> bool:
+    """Whether a line's use is a use of one subject item (the grammar above)."""
+    m = SUBJECT.fullmatch(item)
+    if m is None:
+        return False
+    if m["flag"]:
+        return use.flag == m["flag"]
+    name, arg = m["name"], m["arg"]
+    if use.env is not None or use.flag is not None:
+        return use.env == name
+    if arg and m["neg"]:
+        return use.call and use.arg is None and use.name == name and arg not in use.args and not use.some_args
+    if arg:  # an undotted name's argument: a method of an object (`to_local(grad_placements=)`)
+        called = use.name if "." in name else use.written.rsplit(".", 1)[-1]
+        return use.arg == arg and called == name
+    if "." not in name:
+        if _ENV.fullmatch(name):
+            return False
+        return use.arg == name if use.arg else use.written.rsplit(".", 1)[-1] == name
+    if use.arg:
+        return False
+    if use.name is not None:
+        return use.name == name or use.name.startswith(name + ".")
+    return _class_member(name) and "." in use.written and use.written.rsplit(".", 1)[-1] == name.rsplit(".", 1)[-1]
+
+
+def propose_subject(record: str) -> tuple[str, ...]:
+    """What a change is about, read from its record line (the notes' words, not our note, which
+    names replacements): its `torch.*` names but a module whose member it also names, the
+    undotted names with an underscore in its code spans, environment variables and flags."""
+    names = set(torch_names(record))
+    found = {n for n in names if not any(o.startswith(n + ".") for o in names)}
+    found.update(_ENV.findall(_URL.sub(" ", record)))
+    found.update(_FLAG.findall(record))
+    for span in _CODE.findall(record):
+        for name in _IDENT.findall(span):
+            if "." not in name and "_" in name.strip("_") and name not in PYTHON:
+                found.add(name)
+    return tuple(sorted(found - {"torch"}))

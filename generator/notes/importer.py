@@ -170,7 +170,7 @@ def _hand_lines(fields: dict) -> list[str]:
             out.append(f"    {key}: {_quoted(fields[key]) if key == 'removal' else _scalar(fields[key])}")
     if "carried_out" in fields:
         out.append(f"    carried_out: {int(fields['carried_out'])}")
-    for key in ("features", "symptom", "anchors", "ends"):
+    for key in ("features", "symptom", "anchors", "ends", "subject"):
         if key in fields:
             out.append(f"    {key}: {_flow(key, fields[key])}")
     return out
@@ -465,7 +465,7 @@ def _normalised(fields: dict) -> dict:
     for key in ("note", "workaround"):
         if key in fields:
             out[key] = str(fields[key]).strip("\n")
-    for key in ("backends", "features", "symptom", "anchors", "ends"):
+    for key in ("backends", "features", "symptom", "anchors", "ends", "subject"):
         if key in fields:
             value = fields[key]
             out[key] = [str(b) for b in (value if isinstance(value, list) else [value])]

@@ -14,8 +14,6 @@ holds the last part of some key as a word; most files of a codebase hold none.
 
 from __future__ import annotations
 
-import bisect
-import itertools
 import json
 import os
 import re
@@ -30,6 +28,11 @@ from pathlib import Path
 from ..model import symbols, urls
 from ..model.content import BREAKING_GROUPS, EVERY_BACKEND_GROUPS, applies_to, version_key
 from ..model.errors import UsageError, did_you_mean
+from . import pycode
+
+EXIT_UNCOVERED = 3
+"""The exit code of a scan whose range holds a release the Atlas has no change list for: its
+answer is incomplete, so CI must not read it as a pass (2 is a usage error, 1 a breaking finding)."""
 
 MAX_BYTES = 4 * 1024 * 1024
 """A file larger than this is not code a person wrote: it is reported and skipped."""
@@ -58,7 +61,8 @@ class Target:
     text: str  # its record line, as plain words
     note: str | None  # what to do, in our words
     url: str
-    symbols: tuple[str, ...]
+    symbols: tuple[str, ...]  # the names it mentions (record line, note, restore)
+    subject: tuple[str, ...] = ()  # what code must use for it to apply (symbols.SUBJECT)
 
     @property
     def breaks(self) -> bool:
@@ -68,19 +72,26 @@ class Target:
 
 @dataclass(frozen=True)
 class Finding:
+    """A line that uses what a change is about. Its JSON record (`record`, `--format json`) has
+    `file`, `line`, `symbol` (what the line uses, imports resolved: `torch.onnx.export(fallback=)`),
+    `matched` (the item of the change's subject it matched), the Target's fields and `breaks`."""
+
     path: str
     line: int
-    symbol: str  # the name the line uses
+    symbol: str  # what the line uses (symbols.Use.shown)
     target: Target
+    matched: str = ""  # the subject item it matched
 
     def text(self) -> str:
         t = self.target
         todo = " ".join((t.note or t.text).split())
-        return f"{self.path}:{self.line}: {t.release} {GROUP_WORDS[t.group]} — {self.symbol}: {todo} {t.url}"
+        said = f"{self.matched} (the line uses {self.symbol})" if self.symbol != self.matched else self.matched
+        return f"{self.path}:{self.line}: {t.release} {GROUP_WORDS[t.group]} of {said}: {todo} {t.url}"
 
     def record(self) -> dict:
-        out = {"file": self.path, "line": self.line, "symbol": self.symbol} | asdict(self.target)
-        out["symbols"] = list(self.target.symbols)
+        out = {"file": self.path, "line": self.line, "symbol": self.symbol, "matched": self.matched}
+        out |= asdict(self.target)
+        out["symbols"], out["subject"] = list(self.target.symbols), list(self.target.subject)
         return out | {"breaks": self.target.breaks}
 
 
@@ -114,9 +125,7 @@ def targets(releases: list[dict], start: str, end: str, backend: str = "", backe
     versions = [r["version"] for r in releases]
     for version in (start, end):
         if version not in versions:
-            raise UsageError(
-                f"no release {version!r}{did_you_mean(version, versions)}; releases: {', '.join(versions)}"
-            )
+            raise UsageError(_unknown_release(version, versions))
     if version_key(start) >= version_key(end):
         raise UsageError(f"--from {start} must be older than --to {end}")
     if backend and backends is not None and backend not in backends:
@@ -127,53 +136,87 @@ def targets(releases: list[dict], start: str, end: str, backend: str = "", backe
             continue
         for c in rel["change_list"]:
             group = c["group"]
-            if group not in GROUP_WORDS or not c["symbols"]:
+            if group not in GROUP_WORDS or not c["subject"]:
                 continue
-            if group not in EVERY_BACKEND_GROUPS and not applies_to(tuple(c["backends"]), backend):
+            if group not in EVERY_BACKEND_GROUPS and not applies_to(tuple(c["backends"]), backend, c["every_backend"]):
                 continue
             text = " ".join(c["text"].strip().split("\n", 1)[0].lstrip("#*- ").split())
-            out.append(Target(rel["version"], group, c["kind"], text, c["note"], c["url"], tuple(c["symbols"])))
+            subject = tuple(c["subject"])
+            out.append(
+                Target(rel["version"], group, c["kind"], text, c["note"], c["url"], tuple(c["symbols"]), subject)
+            )
     return out
+
+
+def _unknown_release(version: str, versions: list[str]) -> str:
+    """Why a release cannot be scanned to or from: a version the Atlas does not cover is named
+    so (never did-you-mean'd to another release), a misspelt one gets a did-you-mean."""
+    if re.fullmatch(r"[0-9]+\.[0-9]+", version):
+        return f"release {version} is not covered by the Atlas (it covers {versions[0]} to {versions[-1]}: {', '.join(versions)})"
+    return f"no release {version!r}{did_you_mean(version, versions)}; releases: {', '.join(versions)}"
+
+
+def uncovered(releases: list[dict], start: str, end: str) -> list[str]:
+    """The releases an upgrade from `start` to `end` goes through whose change list the Atlas does
+    not hold (2.1, 2.2): a scan cannot say what they changed."""
+    return [
+        r["version"]
+        for r in releases
+        if version_key(start) < version_key(r["version"]) <= version_key(end) and not r["change_list"]
+    ]
 
 
 # ---------------------------------------------------------------- matching
 
 
 class Index:
-    """The targets by match key (`symbols.match_keys`), and the last words of those keys."""
+    """The targets by the last part of each subject item's name: a use is compared only with the
+    items it could be (the subject grammar: symbols.SUBJECT)."""
 
     def __init__(self, found: list[Target]) -> None:
-        self.by_key: dict[str, list[Target]] = defaultdict(list)
+        self.by_word: dict[str, list[tuple[str, Target]]] = defaultdict(list)
         for target in found:
-            for symbol in target.symbols:
-                for key in symbols.match_keys(symbol):
-                    if target not in self.by_key[key]:
-                        self.by_key[key].append(target)
-        self.keys = frozenset(self.by_key)
-        self.flags = tuple(key for key in self.by_key if key.startswith("--"))
-        self.words = frozenset(key.rsplit(".", 1)[-1] for key in self.by_key if not key.startswith("--"))
+            for item in target.subject:
+                self.by_word[_word(item)].append((item, target))
+        self.words = frozenset(self.by_word)
+        self.flags = tuple(w for w in self.words if w.startswith("--"))
 
-    def scan(self, text: str) -> Iterator[tuple[int, str, Target]]:
-        """(line number, key, target) for each target each line uses, in line order."""
-        present = [*self.words.intersection(_PART.findall(text)), *(f for f in self.flags if f in text)]
-        if not present:
+    def candidates(self, use: symbols.Use) -> Iterator[tuple[str, Target]]:
+        """The (subject item, target) pairs a use could match."""
+        names = {use.env, use.flag, use.arg}
+        for name in (use.name, use.written):
+            if name:
+                parts = name.split(".")
+                names.update(parts)
+        pairs = [pair for word in names & self.words for pair in self.by_word[word]]
+        # The most specific item first: a finding names the item it matched.
+        yield from sorted(pairs, key=lambda pair: (-len(pair[0]), pair[0]))
+
+    def scan(self, text: str) -> Iterator[tuple[int, str, str, Target]]:
+        """(line number, what the line uses, the subject item it matched, target) for each target
+        each line uses, in line order, once per line and target. Raises SyntaxError or ValueError
+        for text that is not Python."""
+        if not self.words.intersection(_PART.findall(text)) and not any(f in text for f in self.flags):
             return
-        lines = text.split("\n")
-        starts = list(itertools.accumulate((len(line) + 1 for line in lines[:-1]), initial=0))
-        hit: set[int] = set()
-        for word in present:
-            at = text.find(word)
-            while at != -1:
-                hit.add(bisect.bisect_right(starts, at) - 1)
-                at = text.find(word, at + len(word))
-        for index in sorted(hit):
-            used = symbols.tokens(lines[index])
-            seen: set[Target] = set()
-            for key in sorted(used & self.keys, key=lambda k: (-len(k), k)):
-                for target in self.by_key[key]:
-                    if target not in seen:
-                        seen.add(target)
-                        yield index + 1, key, target
+        seen: set[tuple[int, Target]] = set()
+        for found in pycode.uses(text):
+            for item, target in self.candidates(found.use):
+                if found.use.imported and target.group == "defaults":
+                    continue  # importing a name is not calling it with its new default
+                if (found.line, target) not in seen and symbols.subject_matches(item, found.use):
+                    seen.add((found.line, target))
+                    yield found.line, found.use.shown(), item, target
+
+
+def _word(item: str) -> str:
+    """The part of a subject item a use must spell: a flag, else the last part of its name, or
+    the argument it names."""
+    m = symbols.SUBJECT.fullmatch(item)
+    if m is None or m["flag"]:
+        return item
+    if m["arg"] and not m["neg"]:
+        return m["arg"]
+    return m["name"].rsplit(".", 1)[-1]
 
 
 # ---------------------------------------------------------------- the files
@@ -226,8 +269,14 @@ class Report:
     skipped: list[tuple[str, str]]  # (path, why)
     files: int  # files scanned
 
+    uncovered: tuple[str, ...] = ()  # releases of the range without a change list
+
     @property
     def exit_code(self) -> int:
+        """EXIT_UNCOVERED when the range holds a release without a change list, else 1 when a
+        finding can break code, else 0."""
+        if self.uncovered:
+            return EXIT_UNCOVERED
         return 1 if any(f.target.breaks for f in self.findings) else 0
 
 
@@ -241,8 +290,14 @@ def scan_tree(root: Path, found: list[Target]) -> Report:
         if text is None:
             report.skipped.append((shown, why))
             continue
+        try:
+            found = [Finding(shown, n, used, t, item) for n, used, item, t in index.scan(text)]
+        except (SyntaxError, ValueError) as exc:
+            where = f" (line {exc.lineno})" if getattr(exc, "lineno", None) else ""
+            report.skipped.append((shown, f"not Python that parses{where}: {getattr(exc, 'msg', exc)}"))
+            continue
         report.files += 1
-        report.findings.extend(Finding(shown, n, key, t) for n, key, t in index.scan(text))
+        report.findings.extend(found)
     return report
 
 
@@ -254,6 +309,14 @@ def command(args) -> int:
     releases, backends = releases_from_site(Path(args.site)) if args.site else releases_from_content(Path(args.content))
     found = targets(releases, args.start, args.end, args.backend or "", backends)
     report = scan_tree(root, found)
+    report.uncovered = tuple(uncovered(releases, args.start, args.end))
+    if report.uncovered:
+        print(
+            f"{', '.join(report.uncovered)}: the Atlas holds no change list for "
+            f"{'these releases' if len(report.uncovered) > 1 else 'this release'}, so their changes are not scanned "
+            f"(exit code {EXIT_UNCOVERED})",
+            file=sys.stderr,
+        )
     for path, why in report.skipped:
         print(f"{path}: skipped: {why}", file=sys.stderr)
     try:
@@ -271,6 +334,7 @@ def _print(report: Report, args) -> None:
             "backend": args.backend or "",
             "files": report.files,
             "skipped": [{"file": p, "why": w} for p, w in report.skipped],
+            "uncovered": list(report.uncovered),
             "findings": [f.record() for f in report.findings],
         }
         print(json.dumps(data, indent=1, ensure_ascii=False))
@@ -301,7 +365,7 @@ def bench(n_files: int = 10_000, content: Path | None = None, start: str = "", e
     end = end or releases[-1]["version"]
     found = targets(releases, start, end)
     t1 = time.perf_counter()
-    planted = sorted({s for t in found for s in t.symbols if "." in s})[:50] or ["torch.load"]
+    planted = sorted({s for t in found for s in t.subject if "." in s and "(" not in s})[:50] or ["torch.load"]
     plain = "".join(
         f"def step_{i}(batch, weights):\n    total = sum(x * w for x, w in zip(batch, weights))\n"
         f"    if total > {i}:\n        return [v / total for v in batch]\n    return batch\n\n\n"

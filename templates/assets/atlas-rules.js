@@ -100,9 +100,10 @@
   }
 
   /* A change or entry concerns a backend when it names that backend or none (a change that
-     names no backend is everyone's). */
+     names no backend is everyone's), or when its subject is Python code naming no backend
+     (the API's `every_backend`: generator/model/content.py applies_to). */
   function concerns(item, backend) {
-    return !backend || !item.backends.length || item.backends.includes(backend);
+    return !backend || !item.backends.length || !!item.every_backend || item.backends.includes(backend);
   }
 
   /* The changes and entries of a range (the API's release JSON, oldest first) grouped by the

@@ -1,0 +1,13 @@
+import torch
+import torch.nn as nn
+
+
+class Net(nn.Module):
+    def forward(self, x: torch.Tensor) -> torch.Tensor | None:
+        cache: torch.Tensor = x
+        return cache
+
+
+def f(use_cuda=False):
+    use_cuda = True
+    return use_cuda

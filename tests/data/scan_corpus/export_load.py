@@ -1,0 +1,5 @@
+import torch
+
+
+def reload(path):
+    return torch.export.load(path)

@@ -1,0 +1,9 @@
+from torch.profiler import ProfilerActivity, profile
+
+
+def run(step):
+    with profile(use_cuda=True) as prof:
+        step()
+    with profile(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA]) as prof2:
+        step()
+    return prof, prof2
