@@ -79,7 +79,7 @@ def enrich(content: Content, session: Session | None = None) -> Site:
     families = families_of(catalogue, releases, eras, tiers, feature_by_id, feature_changes, s)
     story = d(home.story_rows, families, releases, tier_by_id := {t.id: t for t in tiers}, feature_by_id)
     defaults = d(_defaults, releases, views)
-    site = Site(
+    return Site(
         content=content,
         releases=releases,
         versions=versions,
@@ -119,7 +119,6 @@ def enrich(content: Content, session: Session | None = None) -> Site:
         inferences=d(facts.inferences, features, ledger, versions, views, removals),
         supports=d(supports.stops, rows, catalogue, features),
     )
-    return site
 
 
 def _change_views(d, releases: tuple[Release, ...], backends: tuple[Backend, ...], rules: tuple) -> tuple:
