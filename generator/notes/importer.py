@@ -96,7 +96,7 @@ def parse_notes(text: str, path: str) -> ParsedNotes:
     """
     lines = classify(as_markdown(text))
     _refuse_deep_lists(lines, path)
-    return build(lines, path)
+    return build(lines, path, flat=_sql_notes.is_sql_copy(text))
 
 
 def as_markdown(text: str) -> str:
@@ -219,13 +219,14 @@ def _import(notes_file: str, release: str, output: str | None, diff: bool, conte
 def _parse(notes_file: str, release: str) -> ParsedNotes:
     """The notes file read, refused where too deep or too big, and parsed; warnings to stderr."""
     raw = _read_bytes(notes_file)
-    lines = classify(as_markdown(_decode(raw, notes_file)))
+    text = _decode(raw, notes_file)
+    lines = classify(as_markdown(text))
     # Depth before size: it names a line, and a list nested that deep is megabytes long anyway.
     _refuse_deep_lists(lines, notes_file)
     if len(raw) > yamlsrc.MAX_BYTES:
         message = f"file is {len(raw):,} bytes; at most {yamlsrc.MAX_BYTES:,}"
         raise ContentError([Problem(notes_file, 1, 0, message)])
-    parsed = build(lines, notes_file)
+    parsed = build(lines, notes_file, flat=_sql_notes.is_sql_copy(text))
     for warning in parsed.warnings:
         print(warning, file=sys.stderr)
     named = re.search(r"v?(\d+\.\d+)\.\d+", Path(notes_file).name)
@@ -356,16 +357,23 @@ def _match_hand_fields(
             at = next((j for j, (text, _, _) in enumerate(queue) if text == change.text or not exact), None)
             if at is not None:
                 matched[i] = queue.pop(at)[1:]
-    # A change citing no PR whose area moved (an importer that files it better) keeps its fields
+    # A change whose area moved (an importer that files it better), or whose references were read
+    # anew (a tracked regression's "#N" is its issue; a cut-short "(#117" no PR), keeps its fields
     # by section and text.
     for i, change in enumerate(changes):
-        if matched[i][0] or change.prs:
+        if matched[i][0]:
             continue
-        key = next(
-            (k for k, q in waiting.items() if q and k[0] == "text" and k[1::2] == (change.section, change.text)), None
+        found = next(
+            (
+                (queue, j)
+                for queue in waiting.values()
+                for j, (text, _, index) in enumerate(queue)
+                if text == change.text and previous[index].get("section") == change.section
+            ),
+            None,
         )
-        if key is not None:
-            matched[i] = waiting[key].pop(0)[1:]
+        if found is not None:
+            matched[i] = found[0].pop(found[1])[1:]
     orphans = [
         f"the change at {_describe(key)}"
         for key, queue in waiting.items()
