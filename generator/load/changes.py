@@ -41,6 +41,8 @@ def _change(doc: Document, i: int, raw: dict, ids: dict, problems: list[Problem]
         problems.append(doc.problem(("changes", i, "restore"), why))
     if raw.get("kind") is not None and (why := upgrade_rules.kind_problem(raw["section"], raw["kind"])):
         problems.append(doc.problem(("changes", i, "kind"), why))
+    if why := upgrade_rules.note_problem(raw.get("kind"), raw.get("note")):
+        problems.append(doc.problem(("changes", i, "kind"), why))
     return Change(
         release=doc.data["release"],
         section=raw["section"],

@@ -55,11 +55,15 @@ CHANGE_KINDS = {
 }
 """What an upgrade meets (the changes schema's `kind`; the one table its enum, the pages' labels and
 the upgrade guide's labels follow: the guide reads them from its form's data-kinds). `no-action`
-marks a noted change outside the breaking and deprecation sections that asks nothing of a reader: release pages show it, the guide leaves it out."""
+marks a noted change that asks nothing of a reader: release pages show it, the guide leaves it out.
+It is refused in the breaking changes, and allowed in deprecations for what the notes file there
+but deprecates nothing (2.4's internal dynamic-shapes fixes); `check` refuses a note saying
+"nothing to change" on any other kind (load.upgrade_rules)."""
 QUIET_KINDS = frozenset({"no-action"})
-"""Kinds that keep a change out of the upgrade guide, and so out of the sections that ask for action."""
+"""Kinds that keep a change out of the upgrade guide."""
 ACTION_SECTIONS = frozenset({"bc-breaking", "deprecations"})
-"""Sections whose every change asks something of a reader: a quiet kind there is refused."""
+"""Sections whose changes ask something of a reader, as the notes mean them (the importer joins a
+PR-less explanation bullet to the change above it there)."""
 
 
 def version_key(version: str) -> tuple[int, ...]:
