@@ -326,13 +326,15 @@ def test_a_heading_that_is_a_change_names_no_area():
         ("## Min supported Python version is now 3.10 (#1)", "Release Engineering"),  # a cue word
         ("## Drop support for Python versions <= 3.7 (#1)", "Release Engineering"),  # 2.0's wording
         ("## Raise appropriate errors in `torch.cat` (#1)", ""),  # nothing names an area: unassigned
+        # 2.0: optimizers named, then "on CUDA" (it was filed under Cuda, issue 45)
+        ("### **Algorithms `{Adadelta, Adam, SGD}` default to `foreach` when on CUDA (#1)**", "Optimizer API"),
     ],
 )
 def test_wording_decides_the_area_where_the_notes_name_none(heading, area):
     notes = (
         f"# Backwards Incompatible Changes\n{heading}\n\nWhy it changed.\n"
         "# Bug fixes\n## Python Frontend\n- a (#2)\n## Dynamo\n- b (#3)\n## ONNX\n- c (#4)\n"
-        "## Release Engineering\n- d (#5)\n"
+        "## Release Engineering\n- d (#5)\n## Cuda\n- e (#6)\n## Optimizer API\n- f (#7)\n"
     )
     assert parse_notes(notes, "n.md").changes[0].area == area
 

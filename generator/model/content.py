@@ -178,7 +178,7 @@ class CudaVersion:
 class CompatAlternative:
     """A value another source gives for a compatibility field: pages show both, each with its source."""
 
-    field: str  # the Compatibility field it disagrees on: "cxx", "python", "cuda", "rocm"
+    field: str  # the Compatibility field it disagrees on: "cxx", "python", "cuda" (the stable builds), "rocm"
     value: str  # e.g. "C++20"
     context: str  # in our words: what that source's value applies to ("minimum for building from source")
     source: str  # where that value is stated
