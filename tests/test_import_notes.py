@@ -866,10 +866,12 @@ def test_bullets_beside_a_group_bullet_are_not_its_children():
 
 def test_hand_written_fields_stay_when_a_change_is_found_to_cite_an_issue_not_a_pr():
     """A re-import that reads a tracked regression's "(#124497)" as its issue keeps the note and
-    workaround written for it when it was filed as PR 124497 (same section and text)."""
+    workaround written for it when it was filed as PR 124497 (same section and text), and the
+    `#pr-124497` anchor the release page gave it (published URLs only grow)."""
     notes = "# Tracked Regressions\n- torch.compile hangs on MacOS (#124497)\n"
     before = import_text(notes, "x.md").replace("    prs: []\n    issues: [124497]\n", "    prs: [124497]\n")
     edited = before.replace("    prs: [124497]\n", "    prs: [124497]\n    workaround: Do not compile.\n")
     assert edited != before
     again = yaml.safe_load(import_text(notes, "x.md", previous=edited))["changes"][0]
     assert (again["prs"], again["issues"], again["workaround"]) == ([], [124497], "Do not compile.")
+    assert again["anchors"] == ["pr-124497"]

@@ -82,6 +82,9 @@ def _check_anchors(
 ) -> None:
     changes = doc.data["changes"]
     live = {anchor: f"the change at line {doc.at(('changes', i))[0]}" for i, anchor in enumerate(anchors)}
+    for i, raw in enumerate(changes):  # the #pr-N anchors the page gives (first citation wins)
+        for pr in raw.get("prs", ()):
+            live.setdefault(urls.pr_anchor(pr), f"PR #{pr}'s, on the change at line {doc.at(('changes', i))[0]}")
     for entry in entries:
         for anchor in (entry.id, *entry.aliases):
             live.setdefault(urls.entry_anchor(anchor), f"the feature entry '{entry.id}'")

@@ -334,6 +334,8 @@ class Content:
     planned: tuple[PlannedRelease, ...] = ()  # cadence.yaml: releases RELEASE.md plans, oldest first
     planned_source: str = ""  # where cadence.yaml's plan is published
     gpu: GpuArchitectures | None = None  # gpu_archs.yaml: which architectures left which CUDA builds
+    as_of: dt.date | None = None  # cadence.yaml: the build's today, the day the sources were last checked
+    due: tuple[DueStep, ...] = ()  # cadence.yaml: steps announced for a later release
 
 
 @dataclass(frozen=True)
@@ -348,6 +350,15 @@ class GpuArchitectures:
 
 
 @dataclass(frozen=True)
+class Shipped:
+    """What shows that a planned release shipped before its release file was written."""
+
+    month: str  # YYYY-MM
+    evidence: str  # in our words: "PyPI lists torch 2.15.0"
+    source: str
+
+
+@dataclass(frozen=True)
 class PlannedRelease:
     """A release RELEASE.md's cadence table plans (content/cadence.yaml): tentative dates."""
 
@@ -355,6 +366,18 @@ class PlannedRelease:
     release: dt.date
     branch_cut: dt.date | None
     first_patch: str | None  # YYYY-MM
+    shipped: Shipped | None = None  # known to have shipped, though not on the Atlas yet
+
+
+@dataclass(frozen=True)
+class DueStep:
+    """A step one release announces for a later one that no `removal:` holds (content/cadence.yaml):
+    2.14's "every setup.py command stops working in 2.16"."""
+
+    version: str  # the release it is due in
+    what: str  # in our words
+    announced_in: str | None
+    source: str
 
 
 @dataclass(frozen=True)

@@ -358,17 +358,20 @@ def _match_hand_fields(
             if at is not None:
                 matched[i] = queue.pop(at)[1:]
     # A change whose area moved (an importer that files it better), or whose references were read
-    # anew (a tracked regression's "#N" is its issue; a cut-short "(#117" no PR), keeps its fields
-    # by section and text.
+    # anew (a tracked regression's "#N" is its issue; a cut-short "(#117" no PR: numbers its text
+    # still names), keeps its fields by section and text.
     for i, change in enumerate(changes):
         if matched[i][0]:
             continue
+        named = {int(n) for n in re.findall(r"#(\d+)", change.text)}
         found = next(
             (
                 (queue, j)
-                for queue in waiting.values()
+                for key, queue in waiting.items()
                 for j, (text, _, index) in enumerate(queue)
-                if text == change.text and previous[index].get("section") == change.section
+                if text == change.text
+                and previous[index].get("section") == change.section
+                and (key[0] == "text" or set(key[1]) <= named)
             ),
             None,
         )
@@ -415,9 +418,31 @@ def _carry_anchors(changes: list[ImportedChange], previous: list[dict], hand: li
                 continue
             hand[i].setdefault("anchors", []).append(a)
             claimed.add(a)
+    lost += _carry_pr_anchors(changes, previous, hand, became, claimed)
     for fields in hand:
         if "anchors" in fields:
             fields["anchors"] = sorted(fields["anchors"])
+    return lost
+
+
+def _carry_pr_anchors(changes, previous: list[dict], hand: list[dict], became: dict, claimed: set) -> list[str]:
+    """A `#pr-N` the previous list gave a change, for a number no change cites as a PR any more (an
+    issue, or a reference cut short): kept in `anchors:` of the change it became (the one that
+    took its fields, else the one with its text). Returns those that found no change, described."""
+    cited = {pr for c in changes for pr in c.prs}
+    lost = []
+    for j, item in enumerate(previous):
+        text = str(item.get("text", ""))
+        for pr in _key(None, None, None, item.get("prs"))[1] if item.get("prs") else ():
+            anchor = urls.pr_anchor(pr)
+            if pr in cited or anchor in claimed:
+                continue
+            i = became.get(j, next((k for k, c in enumerate(changes) if c.text == text), None))
+            if i is None:
+                lost.append(f"#{anchor} (the change {text.split(chr(10), 1)[0][:60]!r})")
+                continue
+            hand[i].setdefault("anchors", []).append(anchor)
+            claimed.add(anchor)
     return lost
 
 
