@@ -66,13 +66,63 @@ def test_every_release_and_patch_is_on_its_day(events):
     assert (day(month), month.decoded("DTEND")) == (dt.date(2025, 11, 1), dt.date(2025, 12, 1))
 
 
-def test_planned_releases_come_from_the_cadence(events):
+def test_planned_releases_come_from_the_cadence_and_a_passed_day_says_what_happened(events):
+    """Issue 45: on 2026-11-26 (cadence.yaml's as_of) 2.15's day had passed and PyPI listed 2.15.0,
+    but the calendar still said "planned (tentative)". 2.16's day is still ahead."""
+    site = real_model()
+    assert site.content.as_of == dt.date(2026, 11, 26)
     planned = events["planned-2.15@pytorch-release-atlas"]
-    assert day(planned) == dt.date(2026, 10, 28) and "tentative" in str(planned["SUMMARY"])
-    assert day(events["branch-cut-2.15@pytorch-release-atlas"]) == dt.date(2026, 10, 5)
-    assert day(events["planned-patch-2.15.1@pytorch-release-atlas"]) == dt.date(2026, 11, 1)
-    shipped = {f"planned-{r.version}@pytorch-release-atlas" for r in real_model().releases}
+    assert day(planned) == dt.date(2026, 10, 28)
+    assert str(planned["SUMMARY"]) == "PyTorch 2.15 released (not on the Atlas yet)"
+    assert "PyPI lists torch 2.15.0: it shipped in October 2026" in str(planned["DESCRIPTION"])
+    cut = events["branch-cut-2.15@pytorch-release-atlas"]
+    assert day(cut) == dt.date(2026, 10, 5) and "tentative" not in str(cut["SUMMARY"])
+    patch = events["planned-patch-2.15.1@pytorch-release-atlas"]  # November 2026 is not over on the 26th
+    assert day(patch) == dt.date(2026, 11, 1) and "tentative" in str(patch["SUMMARY"])
+    upcoming = events["planned-2.16@pytorch-release-atlas"]
+    assert (day(upcoming), str(upcoming["SUMMARY"])) == (
+        dt.date(2026, 12, 22),
+        "PyTorch 2.16 planned release (tentative)",
+    )
+    assert day(events["branch-cut-2.16@pytorch-release-atlas"]) == dt.date(2026, 11, 30)  # as RELEASE.md has it
+    shipped = {f"planned-{r.version}@pytorch-release-atlas" for r in site.releases}
     assert not shipped & set(events)
+
+
+def test_a_step_announced_for_a_later_release_is_on_its_day(events):
+    """2.14's setup.py shim: every command stops working in 2.16 (the guide quotes it), and the
+    file goes in 2.18 (the ledger's removal)."""
+    (step,) = [e for uid, e in events.items() if uid.startswith("due-")]
+    assert day(step) == dt.date(2026, 12, 22)
+    assert str(step["SUMMARY"]).startswith("Due in PyTorch 2.16: every setup.py command stops working")
+    assert "PyTorch 2.14 announced that in 2.16" in str(step["DESCRIPTION"])
+
+
+def test_a_day_that_passed_says_so_by_the_as_of_day_not_the_wall_clock(tmp_path):
+    """The build's today is cadence.yaml's as_of: a plan whose day is before it passed without a
+    release file, a plan after it is tentative, and as_of before the newest release is refused."""
+    content = tmp_path / "content"
+    shutil.copytree(FIXTURE, content)
+    plans = (
+        'planned:\n  - {version: "2.9", branch_cut: "2025-09-20", release: "2025-10-15", first_patch: "2025-11"}\n'
+        '  - {version: "2.10", release: "2026-01-21"}\n'
+    )
+    (content / "cadence.yaml").write_text(
+        f'source: https://example.org/c\nas_of: "2025-12-15"\n{plans}', encoding="utf-8"
+    )
+    calendar = icalendar.Calendar.from_ical(drawn(ical.render_calendar(site_model(content), BASE))[urls.CALENDAR])
+    said = {str(e["UID"]).split("@")[0]: str(e["SUMMARY"]) for e in calendar.walk("VEVENT")}
+    assert said["planned-2.9"] == "PyTorch 2.9 planned release: the day passed without a release file"
+    assert (
+        said["planned-patch-2.9.1"]
+        == "PyTorch 2.9.1 planned patch release (November 2025: the month passed without a release file)"
+    )
+    assert said["planned-2.10"] == "PyTorch 2.10 planned release (tentative)"
+    (content / "cadence.yaml").write_text(
+        f'source: https://example.org/c\nas_of: "2025-01-01"\n{plans}', encoding="utf-8"
+    )
+    proc = run_cli("check", "--content", str(content))
+    assert proc.returncode == 1 and "as_of 2025-01-01 is before the newest release's day" in proc.stderr
 
 
 def test_announced_removals_sit_on_the_release_they_are_due_in(events):

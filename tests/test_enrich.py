@@ -407,6 +407,7 @@ def test_upgrade_groups_put_known_issues_first_and_new_features_last(site):
         ("bc-breaking", "build-packaging", "breaking"),
         ("bc-breaking", None, "breaking"),
         ("deprecations", None, "deprecations"),
+        ("deprecations", "no-action", ""),  # 2.4 files internal fixes that deprecate nothing there
         ("tracked-regressions", None, "known-issues"),
         ("improvements", "default-change", "defaults"),
         ("improvements", "no-action", ""),

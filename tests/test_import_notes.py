@@ -111,6 +111,8 @@ def test_highlights_and_table_of_contents_are_not_changes():
 #      b. as the text of a link to a pytorch/pytorch issue or to another repository.
 #   2. A bare https://github.com/pytorch/pytorch/pull/N URL (the target of a "[#N](…)" link is the
 #      same reference as its text and is not counted again).
+#   3. Under "Tracked Regressions", a bare "#N" is the issue the regression is tracked in (2.8's
+#      "… stack overflow during build (#156181)" is issue 156181): no PR.
 # Searched: the whole file after the Highlights section (the title, table of contents and
 # Highlights table above it feed features, not changes).
 
@@ -173,6 +175,20 @@ def committed(release: str) -> dict:
     return yaml.safe_load((CHANGES_DIR / f"{release}.yaml").read_text(encoding="utf-8"))
 
 
+def tracked_bare_refs(markdown: str) -> list[int]:
+    """The bare "#N" of the Tracked Regressions section (rule 3): issues, not PRs."""
+    lines, out, level = markdown.split("\n"), [], None
+    for line in lines:
+        m = re.match(r"(#+)\s+(.*)", line)
+        if m and level is not None and len(m[1]) <= level:
+            level = None
+        if m and m[2].strip("* ").lower() == "tracked regressions":
+            level = len(m[1])
+        elif level is not None:
+            out += [int(n) for n in re.findall(r"(?<![\w&#\[])#(\d+)(?![\d\]])", without_inline_code(line))]
+    return out
+
+
 @pytest.mark.parametrize("release", REAL_RELEASES)
 def test_every_pr_reference_is_imported_and_none_invented(release):
     source = real_notes(release).read_text(encoding="utf-8")
@@ -180,9 +196,17 @@ def test_every_pr_reference_is_imported_and_none_invented(release):
     changes = parse_notes(source, "x.md").changes
     # Every reference of the source is in exactly one change's text...
     assert Counter(n for c in changes for n in pr_refs(c.text)) == expected
-    # ...and each change lists exactly the PRs its text cites, once each, in order of appearance.
+    # ...and each change lists exactly the PRs its text cites, once each, in order of appearance,
+    # but a tracked regression lists the issues it tracks.
+    tracked = set(tracked_bare_refs(source))
     for change in changes:
-        assert change.prs == tuple(dict.fromkeys(pr_refs(change.text))), change.text
+        cited = tuple(dict.fromkeys(pr_refs(change.text)))
+        if change.section == "tracked-regressions":
+            assert change.prs == tuple(n for n in cited if n not in tracked), change.text
+            assert set(cited) & tracked <= set(change.issues), change.text
+        else:
+            assert change.prs == cited, change.text
+    expected = Counter({n: k for n, k in expected.items() if n not in tracked})
     assert {n for c in changes for n in c.prs} == set(expected)
     assert Counter(n for c in committed(release)["changes"] for n in c["prs"]) == Counter(
         n for c in changes for n in c.prs
@@ -193,22 +217,44 @@ def test_every_pr_reference_is_imported_and_none_invented(release):
 def test_committed_changes_cite_exactly_the_prs_of_the_notes(release):
     """The committed change list holds the distinct PRs the notes cite, by the rule above and
     independently of the importer: none left out, none invented."""
-    expected = set(pr_refs(notes_body(real_notes(release).read_text(encoding="utf-8"))))
+    source = real_notes(release).read_text(encoding="utf-8")
+    expected = set(pr_refs(notes_body(source))) - set(tracked_bare_refs(source))
     assert expected, "no PR references found: has the notes' format changed?"
     assert {n for c in committed(release)["changes"] for n in c["prs"]} == expected
 
 
+# Every "#N" of a partial copy the change lists do not hold as a PR, and why (issue 45: a 99% floor
+# hid 7 PRs lost after an unbalanced backtick in 2.0). Each is held as an issue or as nothing.
+NOT_PRS = {
+    "2.0": {},
+    "2.3": {
+        117: "cut short: the copy's line ends '(#117' unclosed (PR 117 is an unrelated 2016 change)",
+        124497: "tracked regression: the issue it is tracked in",
+        123954: "tracked regression: the issue it is tracked in",
+        120233: "tracked regression: the issue it is tracked in",
+        118337: "'One concrete example is here, #118337': the issue the DCP change answers",
+    },
+    "2.4": {
+        n: "'a frequently raised issue in the past (examples (#111785, …))': issues, not PRs"
+        for n in (111785, 120248, 120958, 117758, 124357, 124717, 124817)
+    },
+}
+
+
 @pytest.mark.parametrize("release", PARTIAL_RELEASES)
-def test_partial_notes_give_at_least_99_percent_of_their_pr_refs(release):
-    """Issue 35: the change lists of 2.0 (a draft), 2.3 (an SQL copy) and 2.4 (three sections) hold
-    at least 99% of the distinct PR refs of their whole source, counted here without the importer
-    (every `#N` outside code, and every `/pull/N`), and none it does not hold."""
+def test_partial_notes_give_every_pr_ref_but_the_listed_issues(release):
+    """Issue 45: the change lists of 2.0 (a draft), 2.3 (an SQL copy) and 2.4 (three sections) hold
+    every distinct PR ref of their whole source, counted here without the importer (every `#N`
+    outside fenced code, and every `/pull/N`), but those NOT_PRS lists with their reason; those
+    are issues or cut-short refs, stored as issues or not at all."""
     source = real_notes(release).read_text(encoding="utf-8")
     refs = re.finditer(r"(?<![\w&])#(\d+)|/pull/(\d+)", _without_fences(source))
     cited = {int(m[1] or m[2]) for m in refs}
-    imported = {n for c in committed(release)["changes"] for n in c["prs"]}
-    assert imported <= cited
-    assert len(imported) >= 0.99 * len(cited), sorted(cited - imported)
+    data = committed(release)["changes"]
+    imported = {n for c in data for n in c["prs"]}
+    assert imported == cited - set(NOT_PRS[release]), sorted(cited - imported)
+    issues = {n for c in data for n in c.get("issues", ())}
+    assert issues == {n for n, why in NOT_PRS[release].items() if not why.startswith("cut short")}
 
 
 def _without_fences(text: str) -> str:
@@ -280,13 +326,15 @@ def test_a_heading_that_is_a_change_names_no_area():
         ("## Min supported Python version is now 3.10 (#1)", "Release Engineering"),  # a cue word
         ("## Drop support for Python versions <= 3.7 (#1)", "Release Engineering"),  # 2.0's wording
         ("## Raise appropriate errors in `torch.cat` (#1)", ""),  # nothing names an area: unassigned
+        # 2.0: optimizers named, then "on CUDA" (it was filed under Cuda, issue 45)
+        ("### **Algorithms `{Adadelta, Adam, SGD}` default to `foreach` when on CUDA (#1)**", "Optimizer API"),
     ],
 )
 def test_wording_decides_the_area_where_the_notes_name_none(heading, area):
     notes = (
         f"# Backwards Incompatible Changes\n{heading}\n\nWhy it changed.\n"
         "# Bug fixes\n## Python Frontend\n- a (#2)\n## Dynamo\n- b (#3)\n## ONNX\n- c (#4)\n"
-        "## Release Engineering\n- d (#5)\n"
+        "## Release Engineering\n- d (#5)\n## Cuda\n- e (#6)\n## Optimizer API\n- f (#7)\n"
     )
     assert parse_notes(notes, "n.md").changes[0].area == area
 
@@ -798,3 +846,32 @@ def test_a_paragraph_of_its_own_heads_no_sibling_items():
     )
     changes = parse_notes(notes, "x.md").changes
     assert [(c.prs, c.text.count("\n")) for c in changes] == [((), 0), ((135912,), 0), ((129521,), 1)]
+
+
+def test_bullets_beside_a_group_bullet_are_not_its_children():
+    """2.4's partial copy: "- Add" over one-space " - …" items, then column-0 bullets beside it, and
+    "- Rename" over two. 14 changes were filed `Composability › Add › Rename` (issue 45)."""
+    lines = real_notes("2.4").read_text(encoding="utf-8").split("\n")
+    add = lines.index("- Add")
+    start = max(i for i in range(add) if lines[i] == "### Composability")
+    block = lines[start : lines.index("### Optim", add)]
+    changes = parse_notes("## New Features\n" + "\n".join(block) + "\n", "partial.md").changes
+    by_pr = {c.prs[0]: c for c in changes}
+    assert by_pr[123129].area == "Composability › Add"  # " - mutated_args field to custom_op (#123129)"
+    assert by_pr[123110].area == "Composability › Add"  # under " - new Python Custom Operators API"
+    assert by_pr[123937].area == "Composability › Rename"  # " - impl_abstract to register_fake …"
+    beside = [by_pr[n] for n in (124805, 126863, 123453, 124665)]  # column-0 bullets
+    assert [(c.area, c.text.count("\n")) for c in beside] == [("Composability", 0)] * 4
+
+
+def test_hand_written_fields_stay_when_a_change_is_found_to_cite_an_issue_not_a_pr():
+    """A re-import that reads a tracked regression's "(#124497)" as its issue keeps the note and
+    workaround written for it when it was filed as PR 124497 (same section and text), and the
+    `#pr-124497` anchor the release page gave it (published URLs only grow)."""
+    notes = "# Tracked Regressions\n- torch.compile hangs on MacOS (#124497)\n"
+    before = import_text(notes, "x.md").replace("    prs: []\n    issues: [124497]\n", "    prs: [124497]\n")
+    edited = before.replace("    prs: [124497]\n", "    prs: [124497]\n    workaround: Do not compile.\n")
+    assert edited != before
+    again = yaml.safe_load(import_text(notes, "x.md", previous=edited))["changes"][0]
+    assert (again["prs"], again["issues"], again["workaround"]) == ([], [124497], "Do not compile.")
+    assert again["anchors"] == ["pr-124497"]

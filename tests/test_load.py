@@ -346,6 +346,29 @@ def test_a_change_that_asks_nothing_may_not_sit_in_the_breaking_section(content_
     ]
 
 
+@pytest.mark.parametrize(
+    ("kind", "note", "refused"),
+    [
+        (
+            "behaviour-change",
+            "An internal fix: nothing is deprecated, and code needs no change.",
+            "nothing is deprecated",
+        ),
+        ("api-removed", "The docstring changed. Nothing to change.", "Nothing to change"),
+        ("no-action", "An internal fix: nothing is deprecated, and code needs no change.", None),
+        ("behaviour-change", "Nothing to change for well-formed files; regenerate a refused one.", None),
+        ("behaviour-change", "Pass `x` explicitly.", None),
+    ],
+)
+def test_a_note_that_asks_nothing_goes_with_the_kind_that_says_so(kind, note, refused):
+    """Issue 45: 11 of 2.4's deprecation notes said nothing needs changing, filed `behaviour-change`,
+    and swelled the 2.3 -> 2.4 guide."""
+    from generator.load.upgrade_rules import note_problem
+
+    why = note_problem(kind, note)
+    assert (why is None) if refused is None else (f"'{refused}'" in why and "use kind no-action" in why)
+
+
 # A build reads about half the files in a forked child (load._parse_all). Checked in a fresh
 # interpreter: the test session may run threads (the served site), and a process with threads
 # never forks.

@@ -31,3 +31,21 @@ def test_notes_and_workarounds_share_no_8_word_run_with_the_release_notes():
                     assert not shared, f"{path.name}: {field} of {change['text'][:60]!r}: {' '.join(min(shared))}"
                     checked += 1
     assert checked >= 240
+
+
+def test_an_exception_or_warning_a_note_names_is_one_the_sources_name():
+    """Issue 45: 2.6's note quoted an `UnpicklingError` ("Weights only load failed") that no source
+    in content/sources/ holds. A note, workaround or summary names only errors the sources name."""
+    import re
+
+    sources = "\n".join(p.read_text(encoding="utf-8") for p in (ROOT / "content" / "sources").glob("*.md"))
+    said = []
+    for path in sorted((ROOT / "content").glob("*/*.yaml")):
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        items = [*(data.get("changes") or []), *(data.get("features") or []), *(data.get("patches") or [])]
+        said += [
+            (path.name, i.get(f) or "") for i in items if isinstance(i, dict) for f in ("note", "workaround", "summary")
+        ]
+    named = {(name, m) for name, text in said for m in re.findall(r"\b[A-Z]\w*(?:Error|Exception|Warning)\b", text)}
+    assert len(said) > 1000
+    assert not {(name, m) for name, m in named if m not in sources}

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import functools
+
 import yaml
 
 from generator.notes import sql as _sql_notes
 from generator.notes.importer import parse_notes, render_changes_yaml
 from tests.conftest import run_cli
+from tests.helpers import NOTES_FILES, SOURCES
 
 # Two sections as the 2.3 copy stores them: the title may end with a line break, quotes are
 # escaped, area names are plain lines, an explanation follows its change, code follows a table's
@@ -173,3 +176,110 @@ def test_a_bold_heading_record_reads_as_plain_text_whole_or_cut():
     assert "*" not in headline(title) and "<strong>" not in headline(title) and headline(title).endswith("…")
     assert str(record("#### **Deleted torch::deploy (#85953)**")).startswith("Deleted torch")
     assert "<strong>Bold</strong>" in record("- **Bold** start and **more** (#1)")  # bold inside a line stays
+
+
+# --- Cases from the real copies (issue 45), each found in content/sources/ by its words ----------
+
+
+def _source(name: str) -> str:
+    return (SOURCES / name).read_text(encoding="utf-8")
+
+
+def _sql_section(title: str, first: str, last: str) -> str:
+    """A one-INSERT SQL copy of the lines of content/sources' 2.3 copy from `first` to `last`."""
+    lines = _source(NOTES_FILES["2.3"]).split("\n")
+    a = next(i for i, line in enumerate(lines) if line.strip().startswith(first))
+    b = next(i for i in range(a, len(lines)) if lines[i].strip().startswith(last))
+    body = "\n".join(lines[a : b + 1]).strip()
+    return (
+        "INSERT INTO default.library_updates (library_name, old_version, new_version, release_date, update_type, update_notes)\n"
+        f"VALUES ('pytorch', '2.2.2', '2.3.0', '2024-04-26', '{title}', '{body}');\n"
+    )
+
+
+def _records(sql: str) -> list[tuple[str, str, tuple[int, ...]]]:
+    changes = parse_notes(sql, "n.sql.md").changes
+    data = yaml.safe_load(render_changes_yaml("2.3", "https://example.org/n", changes, None))["changes"]
+    return [(c["area"], c["text"][:40], tuple(c["prs"])) for c in data]
+
+
+def test_beta_feature_lines_are_changes_not_the_explanation_of_the_line_above():
+    """2.3's headline, "(beta feature) torch.compile works with User defined triton kernels - …",
+    sat under "Mutable variable trackers - …" and was read as its explanation: dropped."""
+    records = _records(_sql_section("New Features", "Dynamo", "Create a sentinel file"))
+    assert [r[1] for r in records] == [
+        "- Mutable variable trackers - TorchDynam",
+        "- (beta feature) Improved automatic dele",
+        "- (beta feature) torch.compile works wit",
+        "- (beta feature) Improved tracing rules ",
+        "- Create a sentinel file for each dynamo",
+    ]
+    assert {r[0] for r in records} == {"Dynamo"}
+
+
+def test_a_sentence_after_a_self_explained_change_and_a_title_after_a_change_are_changes():
+    improvements = _records(
+        _sql_section("Improvements", "Fewer graph breaks for dicts", "Improve TORCHDYNAMO_EXTENDED")
+    )
+    assert [r[1] for r in improvements] == [
+        "- Fewer graph breaks for dicts - ConstDi",
+        "- Improved TorchDynamo reliability by fi",
+        "- Improve TORCHDYNAMO_EXTENDED_DEBUG for",
+    ]
+    docs = _records(
+        _sql_section("Documentation", "Distributed Checkpointing (DCP):", "Add doc for torch.distributed.breakpoint")
+    )
+    texts = [r[1] for r in docs]
+    assert "- Add torchrec even row-wise sharding ex" in texts
+    # ...while a sentence under a change still explains it.
+    explained = _records(_sql_section("Improvements", "Avoid mkldnn ops appearing", "Add decomp pixel_shuffle"))
+    assert [r[1] for r in explained] == [
+        "- Avoid mkldnn ops appearing in graph in",
+        "- Add decomp pixel_shuffle/unshuffle (#1",
+    ]
+
+
+@functools.cache
+def _whole_copy() -> dict[int, object]:
+    """2.3's whole SQL copy, parsed: each change by its first PR (or issue)."""
+    changes = parse_notes(_source(NOTES_FILES["2.3"]), "sql-copy.md").changes
+    return {(c.prs or c.issues or (0,))[0]: c for c in changes}
+
+
+def test_an_area_line_after_changes_is_a_sibling_of_their_area_not_its_child():
+    """2.3: "DDP", one change, then "Functional Collectives" (18 changes were filed `DDP ›
+    Functional Collectives`); "Distributed Checkpointing (DCP):", two changes, then "DTensor"
+    and "Misc:"; "JIT", two changes, then "NestedTensors". A sub-area right under its area stays
+    under it ("Distributed API" over "C10d")."""
+    by_pr = _whole_copy()
+    assert [by_pr[n].area for n in (110662, 119229, 121457)] == [
+        "DDP",
+        "Functional Collectives",
+        "Functional Collectives",
+    ]
+    assert [by_pr[n].area for n in (121276, 115365, 115656)] == ["Distributed Checkpointing (DCP)", "DTensor", "Misc"]
+    assert [by_pr[n].area for n in (113835, 118442)] == ["JIT", "NestedTensors"]
+    assert [by_pr[n].area for n in (116222, 117038)] == ["Distributed API › C10d", "Distributed API › DDP"]
+
+
+def test_a_reference_the_copy_cut_short_is_no_pr_and_a_tracked_regression_cites_its_issue():
+    """2.3's "… multiple save_for_backward calls (#117" linked PR 117, an unrelated 2016 change;
+    a whole number left unclosed is still its PR; a tracked regression's "(#124497)" is an issue."""
+    cut = _records(_sql_section("Improvements", "Respect autograd.Function", "Support attribute access"))
+    assert [r[2] for r in cut] == [(), (117666,)]
+    whole = _records(_sql_section("Bug fixes", "Fix Conv Binary Inplace Fusion issue", "Fixed issue in upsample"))
+    assert [r[2] for r in whole] == [(115153,), (117538,)]
+    by_pr = _whole_copy()
+    assert 117 not in by_pr
+    tracked = [by_pr[n] for n in (124497, 123954, 120233)]
+    assert [(c.section, c.prs, c.issues) for c in tracked] == [
+        ("tracked-regressions", (), (n,)) for n in (124497, 123954, 120233)
+    ]
+
+
+def test_an_unbalanced_backtick_hides_no_pr_of_the_line():
+    """2.0's draft: "torch.sparse.sampled_addmm`(#86401),`frac`, …" paired the stray backtick with
+    the next one and lost the 7 PRs after it."""
+    line = next(x for x in _source(NOTES_FILES["2.0"]).split("\n") if "sampled_addmm`(#86401)" in x)
+    (change,) = parse_notes(f"# Improvements\n{line}\n", "draft.md").changes
+    assert change.prs == (86203, 86300, 92979, 86401, 88153, 88156, 88442, 86749, 91695, 90718, 92248, 94829)

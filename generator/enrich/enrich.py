@@ -44,8 +44,11 @@ from ..model.content import (
     Backend,
     Content,
     Entry,
+    NextRelease,
+    PlannedRelease,
     Release,
     RetiredSymbol,
+    Shipped,
     Tier,
     Vocabulary,
     applies_to,
@@ -114,7 +117,7 @@ def enrich(content: Content, session: Session | None = None) -> Site:
         source_date_epoch=calendar.timegm(max(r.date for r in releases).timetuple()),
         change_lists=tuple(r.version for r in releases if r.changes),
         home=d(home.home, story, tiers, ledger, versions),
-        coverage=d(_coverage, releases),
+        coverage=d(_coverage, releases, content.planned, content.as_of),
         name_endings=d(facts.name_endings, versions, views),
         inferences=d(facts.inferences, features, ledger, versions, views, removals),
         supports=d(supports.stops, rows, catalogue, features),
@@ -156,24 +159,56 @@ def _symbols(d, releases: tuple[Release, ...], views: tuple, retired: tuple[Reti
     return d(_symbol_pages, named, retired)
 
 
-def _coverage(releases: tuple[Release, ...]) -> Coverage:
-    """The newest release on the Atlas, its newest listed patch, the newest day a source is dated
-    (a release's, or a patch's whose day is known), and the next release its file names."""
+def _coverage(releases: tuple[Release, ...], planned: tuple[PlannedRelease, ...], as_of: dt.date | None) -> Coverage:
+    """The newest release on the Atlas, its newest listed patch, the newest day a release document
+    is dated (a release's, or a patch's whose day is known), the next release its file names and
+    whether it is known to have shipped, and the first release planned after `as_of` (the day the
+    sources were last checked: cadence.yaml's, never the wall clock)."""
     newest = releases[-1]
     days = [r.date for r in releases] + [
         dt.date.fromisoformat(p.date) for r in releases for p in r.patches if len(p.date) == len("YYYY-MM-DD")
     ]
     patch = next((p.version for p in reversed(newest.patches) if p.changes), "")
+    on_atlas = {r.version for r in releases}
+    plan = {p.version: p for p in planned}
+    shipped = plan[newest.next.version].shipped if newest.next and newest.next.version in plan else None
+    upcoming = next((p for p in planned if p.version not in on_atlas and as_of and p.release > as_of), None)
     text = f"The newest release on the Atlas is PyTorch {newest.version}" + (
         f", with its patch {patch}" if patch else ""
     )
-    text += f"; the newest document it is written from is dated {max(days).isoformat()}."
-    if newest.next:
+    text += f"; the newest release document it is written from is dated {max(days).isoformat()}."
+    text += _next_words(newest.next, shipped, as_of)
+    if upcoming is not None and (newest.next is None or upcoming.version != newest.next.version):
         text += (
-            f" The next release by PyTorch's published cadence, {newest.next.version}, was planned for "
-            f"{newest.next.planned.isoformat()}: it is not on the Atlas yet, and nothing here describes it."
+            f" The next release the cadence plans, {upcoming.version}, is due on {upcoming.release.isoformat()}"
+            + (f" (branch cut {upcoming.branch_cut.isoformat()})" if upcoming.branch_cut else "")
+            + "."
         )
-    return Coverage(newest.version, patch, max(days), newest.next, text)
+    if as_of is not None:
+        text += f" What has shipped was last checked on {as_of.isoformat()}."
+    return Coverage(newest.version, patch, max(days), newest.next, text, as_of, shipped, upcoming)
+
+
+def _next_words(nxt: NextRelease | None, shipped: Shipped | None, as_of: dt.date | None) -> str:
+    """What the coverage sentence says of the release after the newest: shipped, its day passed
+    with nothing known, or planned."""
+    if nxt is None:
+        return ""
+    if shipped is not None:
+        month = dt.date.fromisoformat(shipped.month + "-01")
+        return (
+            f" PyTorch {nxt.version} has been released since ({shipped.evidence}; it shipped in {month:%B %Y}), but its release"
+            " notes are not at hand: it is not on the Atlas yet, and nothing here describes it."
+        )
+    if as_of is not None and nxt.planned < as_of:
+        return (
+            f" The next release by PyTorch's published cadence, {nxt.version}, was planned for "
+            f"{nxt.planned.isoformat()}; the day has passed without a release the Atlas knows of, and nothing here describes it."
+        )
+    return (
+        f" The next release by PyTorch's published cadence, {nxt.version}, is planned for "
+        f"{nxt.planned.isoformat()}: it is not on the Atlas yet, and nothing here describes it."
+    )
 
 
 def _patch_views(patches: tuple, backends: tuple[Backend, ...], rules: tuple) -> tuple:

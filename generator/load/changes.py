@@ -44,6 +44,8 @@ def _change(doc: Document, i: int, raw: dict, ids: dict, problems: list[Problem]
             problems.append(doc.problem(("changes", i, "subject", j), why))
     if raw.get("kind") is not None and (why := upgrade_rules.kind_problem(raw["section"], raw["kind"])):
         problems.append(doc.problem(("changes", i, "kind"), why))
+    if why := upgrade_rules.note_problem(raw.get("kind"), raw.get("note")):
+        problems.append(doc.problem(("changes", i, "kind"), why))
     return Change(
         release=doc.data["release"],
         section=raw["section"],
@@ -85,6 +87,9 @@ def _check_anchors(
 ) -> None:
     changes = doc.data["changes"]
     live = {anchor: f"the change at line {doc.at(('changes', i))[0]}" for i, anchor in enumerate(anchors)}
+    for i, raw in enumerate(changes):  # the #pr-N anchors the page gives (first citation wins)
+        for pr in raw.get("prs", ()):
+            live.setdefault(urls.pr_anchor(pr), f"PR #{pr}'s, on the change at line {doc.at(('changes', i))[0]}")
     for entry in entries:
         for anchor in (entry.id, *entry.aliases):
             live.setdefault(urls.entry_anchor(anchor), f"the feature entry '{entry.id}'")

@@ -25,20 +25,18 @@ from ..model.content import (
     Backend,
     Content,
     GpuArchitectures,
-    PlannedRelease,
     RetiredSymbol,
     Tier,
     Vocabulary,
-    version_key,
 )
 from ..model.errors import ContentError, Problem, UsageError, did_you_mean
 from ..util import forked
 from ..util.session import MISSING, Session
-from . import schema
+from . import cadence, schema
 from .catalogue import _catalogue, _check_aliases, _check_catalogue_used
 from .changes import _check_change_features, change_list, check_change_anchors
 from .common import _display, collected
-from .releases import _check_lifecycles, _check_new, _check_order, _date, _release
+from .releases import _check_lifecycles, _check_new, _check_order, _release
 from .yamlsrc import Document, from_bytes, read
 
 REGISTRIES = ("tiers", "backends", "areas")
@@ -79,7 +77,12 @@ def load(content_dir: Path, session: Session | None = None) -> Content:
     if problems:
         raise ContentError(problems)
     retired = _retired(docs.symbols) if docs.symbols is not None else ()
-    planned = _planned(docs.cadence, problems) if docs.cadence is not None else ()
+    planned = cadence.planned(docs.cadence, problems) if docs.cadence is not None else ()
+    known = {p.version for p in planned} | {r.version for r, _ in releases}
+    due = cadence.due(docs.cadence, known, problems) if docs.cadence is not None else ()
+    as_of = cadence.today(docs.cadence, []) if docs.cadence is not None else None
+    if as_of is not None and releases and as_of < releases[-1][0].date:
+        problems.append(docs.cadence.problem(("as_of",), f"as_of {as_of} is before the newest release's day"))
     gpu = _gpu(docs.gpu_archs, {r.version for r, _ in releases}, problems) if docs.gpu_archs is not None else None
     if problems:
         raise ContentError(problems)
@@ -94,6 +97,8 @@ def load(content_dir: Path, session: Session | None = None) -> Content:
         planned,
         docs.cadence.data["source"] if docs.cadence is not None else "",
         gpu,
+        as_of,
+        due,
     )
 
 
@@ -345,23 +350,6 @@ def _retired(doc: Document) -> tuple[RetiredSymbol, ...]:
         )
         for i, raw in enumerate(doc.data["retired"])
     )
-
-
-def _planned(doc: Document, problems: list[Problem]) -> tuple[PlannedRelease, ...]:
-    """cadence.yaml's planned releases, each planned after the one before it."""
-    out: list[PlannedRelease] = []
-    for i, raw in enumerate(doc.data["planned"]):
-        at = ("planned", i)
-        when = _date(doc, (*at, "release"), raw["release"], problems)
-        cut = _date(doc, (*at, "branch_cut"), raw["branch_cut"], problems) if "branch_cut" in raw else None
-        if when is None:
-            continue
-        if out and (version_key(raw["version"]) <= version_key(out[-1].version) or when <= out[-1].release):
-            problems.append(doc.problem(at, f"{raw['version']} is not planned after {out[-1].version}"))
-        elif cut is not None and cut >= when:
-            problems.append(doc.problem((*at, "branch_cut"), f"the branch cut {cut} is not before the release {when}"))
-        out.append(PlannedRelease(raw["version"], when, cut, raw.get("first_patch")))
-    return tuple(out)
 
 
 def _gpu(doc: Document, versions: set[str], problems: list[Problem]) -> GpuArchitectures:

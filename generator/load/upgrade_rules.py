@@ -37,12 +37,32 @@ def restore_problem(value: str) -> str | None:
 
 
 def kind_problem(section: str, kind: str) -> str | None:
-    """Why `kind` cannot describe a change of `section`, or None: a change in a section that
-    asks something of every reader (breaking changes, deprecations) may not say it asks nothing."""
-    if kind in QUIET_KINDS and section in ACTION_SECTIONS:
+    """Why `kind` cannot describe a change of `section`, or None: a breaking change may not say it
+    asks nothing. (A deprecation may: the notes file some changes there that deprecate nothing,
+    such as 2.4's internal dynamic-shapes fixes, and `no-action` keeps them out of the guide.)"""
+    if kind in QUIET_KINDS and section in ACTION_SECTIONS - {"deprecations"}:
         acting = [k for k in CHANGE_KINDS if k not in QUIET_KINDS]
         return (
             f"kind '{kind}' says the change asks nothing, but it sits in the {section} section: "
             f"use one of {', '.join(acting)}{did_you_mean('behaviour-change', acting)}"
         )
+    return None
+
+
+NOTHING_TO_CHANGE = re.compile(
+    r"\b(?:nothing to change|(?:needs?|requires?) no change|no code (?:must|needs to) change|nothing is deprecated)"
+    r"(?=\s*(?:[.;:,]|$))",
+    re.IGNORECASE,
+)
+"""A note saying the change asks nothing of a reader's code (a clause of its own: "Nothing to change
+for well-formed checkpoints; a refused file …" asks something of the others)."""
+
+
+def note_problem(kind: str | None, note: str | None) -> str | None:
+    """Why a note that says nothing needs changing cannot go with `kind`, or None: a kind that asks
+    for a change would put it in the upgrade guide (2.4's 11 deprecations that deprecate nothing
+    swelled the 2.3 -> 2.4 guide)."""
+    if note and kind is not None and kind not in QUIET_KINDS and (m := NOTHING_TO_CHANGE.search(note)):
+        quiet = ", ".join(sorted(QUIET_KINDS))
+        return f"the note says '{m[0]}', but kind '{kind}' asks for a change: use kind {quiet}, or say what to change"
     return None

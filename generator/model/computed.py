@@ -8,7 +8,20 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass, field
 
-from .content import Area, Backend, CatalogueFeature, Change, Content, Entry, NextRelease, Release, Tier, Vocabulary
+from .content import (
+    Area,
+    Backend,
+    CatalogueFeature,
+    Change,
+    Content,
+    Entry,
+    NextRelease,
+    PlannedRelease,
+    Release,
+    Shipped,
+    Tier,
+    Vocabulary,
+)
 
 # ---------------------------------------------------------------- computed by enrich
 
@@ -532,6 +545,9 @@ class Coverage:
     source_date: dt.date  # the newest day a source at hand is dated: a release's or a patch's
     next: NextRelease | None  # the release after `newest` by the cadence, not on the Atlas yet
     text: str = ""  # all of it in one plain sentence, as every surface words it
+    as_of: dt.date | None = None  # the build's today (cadence.yaml): the day the sources were last checked
+    shipped: Shipped | None = None  # what shows `next` shipped, though it is not on the Atlas
+    upcoming: PlannedRelease | None = None  # the first planned release whose day is after `as_of`
 
 
 # ---------------------------------------------------------------- the home page (computed by generator.enrich.home)

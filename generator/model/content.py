@@ -55,11 +55,15 @@ CHANGE_KINDS = {
 }
 """What an upgrade meets (the changes schema's `kind`; the one table its enum, the pages' labels and
 the upgrade guide's labels follow: the guide reads them from its form's data-kinds). `no-action`
-marks a noted change outside the breaking and deprecation sections that asks nothing of a reader: release pages show it, the guide leaves it out."""
+marks a noted change that asks nothing of a reader: release pages show it, the guide leaves it out.
+It is refused in the breaking changes, and allowed in deprecations for what the notes file there
+but deprecates nothing (2.4's internal dynamic-shapes fixes); `check` refuses a note saying
+"nothing to change" on any other kind (load.upgrade_rules)."""
 QUIET_KINDS = frozenset({"no-action"})
-"""Kinds that keep a change out of the upgrade guide, and so out of the sections that ask for action."""
+"""Kinds that keep a change out of the upgrade guide."""
 ACTION_SECTIONS = frozenset({"bc-breaking", "deprecations"})
-"""Sections whose every change asks something of a reader: a quiet kind there is refused."""
+"""Sections whose changes ask something of a reader, as the notes mean them (the importer joins a
+PR-less explanation bullet to the change above it there)."""
 
 
 def version_key(version: str) -> tuple[int, ...]:
@@ -174,7 +178,7 @@ class CudaVersion:
 class CompatAlternative:
     """A value another source gives for a compatibility field: pages show both, each with its source."""
 
-    field: str  # the Compatibility field it disagrees on: "cxx", "python", "cuda", "rocm"
+    field: str  # the Compatibility field it disagrees on: "cxx", "python", "cuda" (the stable builds), "rocm"
     value: str  # e.g. "C++20"
     context: str  # in our words: what that source's value applies to ("minimum for building from source")
     source: str  # where that value is stated
@@ -338,6 +342,8 @@ class Content:
     planned: tuple[PlannedRelease, ...] = ()  # cadence.yaml: releases RELEASE.md plans, oldest first
     planned_source: str = ""  # where cadence.yaml's plan is published
     gpu: GpuArchitectures | None = None  # gpu_archs.yaml: which architectures left which CUDA builds
+    as_of: dt.date | None = None  # cadence.yaml: the build's today, the day the sources were last checked
+    due: tuple[DueStep, ...] = ()  # cadence.yaml: steps announced for a later release
 
 
 @dataclass(frozen=True)
@@ -358,6 +364,15 @@ class GpuArchitectures:
 
 
 @dataclass(frozen=True)
+class Shipped:
+    """What shows that a planned release shipped before its release file was written."""
+
+    month: str  # YYYY-MM
+    evidence: str  # in our words: "PyPI lists torch 2.15.0"
+    source: str
+
+
+@dataclass(frozen=True)
 class PlannedRelease:
     """A release RELEASE.md's cadence table plans (content/cadence.yaml): tentative dates."""
 
@@ -365,6 +380,18 @@ class PlannedRelease:
     release: dt.date
     branch_cut: dt.date | None
     first_patch: str | None  # YYYY-MM
+    shipped: Shipped | None = None  # known to have shipped, though not on the Atlas yet
+
+
+@dataclass(frozen=True)
+class DueStep:
+    """A step one release announces for a later one that no `removal:` holds (content/cadence.yaml):
+    2.14's "every setup.py command stops working in 2.16"."""
+
+    version: str  # the release it is due in
+    what: str  # in our words
+    announced_in: str | None
+    source: str
 
 
 @dataclass(frozen=True)

@@ -28,7 +28,11 @@ WORDING: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...] = tuple(
         (r"stable::|\bshim\b|\blibtorch\b", ("c++ extensions", "c++", "cpp")),
         (r"\bdataloader\b|torch\.utils\.data\b", ("dataloader",)),
         (r"\bc10d\b|\bnccl\b|\bprocessgroup\w*|\bdcp\b|\bfsdp2?\b|\bdtensor\b|torch\.distributed\b", ("distributed",)),
-        (r"\blr_?scheduler\b|torch\.optim\b", ("optim", "optimizer")),
+        (
+            r"\blr_?scheduler\b|torch\.optim\b|\boptimizers?\b"
+            r"|\b(?:adadelta|adagrad|adamw?|adamax|asgd|nadam|radam|rmsprop|rprop|sgd|lbfgs)\b",
+            ("optim", "optimizer"),
+        ),
     )
 )
 

@@ -96,7 +96,7 @@ def parse_notes(text: str, path: str) -> ParsedNotes:
     """
     lines = classify(as_markdown(text))
     _refuse_deep_lists(lines, path)
-    return build(lines, path)
+    return build(lines, path, flat=_sql_notes.is_sql_copy(text))
 
 
 def as_markdown(text: str) -> str:
@@ -223,13 +223,14 @@ def _import(notes_file: str, release: str, output: str | None, diff: bool, conte
 def _parse(notes_file: str, release: str) -> ParsedNotes:
     """The notes file read, refused where too deep or too big, and parsed; warnings to stderr."""
     raw = _read_bytes(notes_file)
-    lines = classify(as_markdown(_decode(raw, notes_file)))
+    text = _decode(raw, notes_file)
+    lines = classify(as_markdown(text))
     # Depth before size: it names a line, and a list nested that deep is megabytes long anyway.
     _refuse_deep_lists(lines, notes_file)
     if len(raw) > yamlsrc.MAX_BYTES:
         message = f"file is {len(raw):,} bytes; at most {yamlsrc.MAX_BYTES:,}"
         raise ContentError([Problem(notes_file, 1, 0, message)])
-    parsed = build(lines, notes_file)
+    parsed = build(lines, notes_file, flat=_sql_notes.is_sql_copy(text))
     for warning in parsed.warnings:
         print(warning, file=sys.stderr)
     named = re.search(r"v?(\d+\.\d+)\.\d+", Path(notes_file).name)
@@ -360,16 +361,26 @@ def _match_hand_fields(
             at = next((j for j, (text, _, _) in enumerate(queue) if text == change.text or not exact), None)
             if at is not None:
                 matched[i] = queue.pop(at)[1:]
-    # A change citing no PR whose area moved (an importer that files it better) keeps its fields
-    # by section and text.
+    # A change whose area moved (an importer that files it better), or whose references were read
+    # anew (a tracked regression's "#N" is its issue; a cut-short "(#117" no PR: numbers its text
+    # still names), keeps its fields by section and text.
     for i, change in enumerate(changes):
-        if matched[i][0] or change.prs:
+        if matched[i][0]:
             continue
-        key = next(
-            (k for k, q in waiting.items() if q and k[0] == "text" and k[1::2] == (change.section, change.text)), None
+        named = {int(n) for n in re.findall(r"#(\d+)", change.text)}
+        found = next(
+            (
+                (queue, j)
+                for key, queue in waiting.items()
+                for j, (text, _, index) in enumerate(queue)
+                if text == change.text
+                and previous[index].get("section") == change.section
+                and (key[0] == "text" or set(key[1]) <= named)
+            ),
+            None,
         )
-        if key is not None:
-            matched[i] = waiting[key].pop(0)[1:]
+        if found is not None:
+            matched[i] = found[0].pop(found[1])[1:]
     orphans = [
         f"the change at {_describe(key)}"
         for key, queue in waiting.items()
@@ -411,9 +422,31 @@ def _carry_anchors(changes: list[ImportedChange], previous: list[dict], hand: li
                 continue
             hand[i].setdefault("anchors", []).append(a)
             claimed.add(a)
+    lost += _carry_pr_anchors(changes, previous, hand, became, claimed)
     for fields in hand:
         if "anchors" in fields:
             fields["anchors"] = sorted(fields["anchors"])
+    return lost
+
+
+def _carry_pr_anchors(changes, previous: list[dict], hand: list[dict], became: dict, claimed: set) -> list[str]:
+    """A `#pr-N` the previous list gave a change, for a number no change cites as a PR any more (an
+    issue, or a reference cut short): kept in `anchors:` of the change it became (the one that
+    took its fields, else the one with its text). Returns those that found no change, described."""
+    cited = {pr for c in changes for pr in c.prs}
+    lost = []
+    for j, item in enumerate(previous):
+        text = str(item.get("text", ""))
+        for pr in _key(None, None, None, item.get("prs"))[1] if item.get("prs") else ():
+            anchor = urls.pr_anchor(pr)
+            if pr in cited or anchor in claimed:
+                continue
+            i = became.get(j, next((k for k, c in enumerate(changes) if c.text == text), None))
+            if i is None:
+                lost.append(f"#{anchor} (the change {text.split(chr(10), 1)[0][:60]!r})")
+                continue
+            hand[i].setdefault("anchors", []).append(anchor)
+            claimed.add(anchor)
     return lost
 
 

@@ -48,23 +48,21 @@ from itertools import pairwise
 from ..model.content import ACTION_SECTIONS
 from ..model.content import SECTIONS as MODEL_SECTIONS
 from .areas import areas_from_wording
+from .refs import bare_refs, fence_step, find_issues, find_prs
 from .syntax import (
     AREA_SEPARATOR,
     BOLD_LINE,
-    FENCE_CLOSE,
     FENCE_OPEN,
     HEADING,
-    INLINE_CODE,
     ITEM,
     LABEL_WORDS,
-    NOT_A_PR_URL,
-    REF,
     SENTENCE_WORDS,
     TOC_LINE,
 )
 
 SECTIONS: dict[str, str | None] = {"highlights": None} | {h: s.id for s in MODEL_SECTIONS for h in s.headings}
 OTHER = "other"
+TRACKED = "tracked-regressions"
 
 
 @dataclass(frozen=True)
@@ -94,39 +92,6 @@ class ParsedNotes:
     warnings: tuple[str, ...]
 
 
-def find_prs(text: str) -> tuple[int, ...]:
-    """The PR numbers `text` cites outside fenced and inline code, deduplicated, in order."""
-    found: dict[int, None] = {}
-    for m in REF.finditer(_prose(text)):
-        if m["link"]:
-            if not NOT_A_PR_URL.search(m["url"]):
-                found[int(m["link"])] = None
-        elif m["pull"]:
-            found[int(m["pull"])] = None
-        elif not m["kw"]:
-            found[int(m["num"])] = None
-    return tuple(found)
-
-
-_ISSUE = re.compile(r"https?://github\.com/pytorch/pytorch/issues/(\d+)(?!\d)", re.IGNORECASE)
-
-
-def find_issues(text: str) -> tuple[int, ...]:
-    """The pytorch/pytorch issue numbers `text` links to outside code, deduplicated, in order."""
-    return tuple(dict.fromkeys(int(n) for n in _ISSUE.findall(_prose(text))))
-
-
-def _prose(text: str) -> str:
-    """`text` without its fenced code blocks, and with its inline code spans blanked: where
-    references are read (a `#N` or a link in code is code)."""
-    prose, fence = [], None
-    for line in text.split("\n"):
-        fence, in_code = _fence_step(fence, line)
-        if not in_code:
-            prose.append(line)
-    return INLINE_CODE.sub(" ", "\n".join(prose))
-
-
 def section_key(heading: str) -> str:
     """Heading text reduced for matching against SECTIONS ("## **Bug Fixes:** 🐛" -> "bug fixes")."""
     words = re.sub(r"[^a-z0-9]+", " ", heading.lower())
@@ -138,17 +103,6 @@ def clean_label(text: str) -> str:
     label = re.sub(r"\*\*(?=\S)(.+?)(?<=\S)\*\*", r"\1", text).strip().rstrip(":").strip()
     m = re.fullmatch(r"__(.+)__", label)
     return (m[1] if m else label).strip().rstrip(":").strip()
-
-
-def _fence_step(fence: tuple[str, int] | None, line: str) -> tuple[tuple[str, int] | None, bool]:
-    """Advance the fence state over one line: (new state, whether the line is code)."""
-    if fence is None:
-        m = FENCE_OPEN.match(line)
-        return ((m[1][0], len(m[1])), True) if m else (None, False)
-    m = FENCE_CLOSE.match(line)
-    if m and m[1][0] == fence[0] and len(m[1]) >= fence[1]:
-        return None, True
-    return fence, True
 
 
 def _indent(line: str) -> int:
@@ -183,7 +137,7 @@ def classify(text: str) -> Lines:
     blank_before = False
     for i, line in enumerate(lines):
         was_open = fence is not None
-        fence, code[i] = _fence_step(fence, line)
+        fence, code[i] = fence_step(fence, line)
         if fence is not None and not was_open:
             fence_line = i
         if code[i]:
@@ -246,8 +200,9 @@ class _Emitter:
     """Turns the blocks of lines the reader collected into changes: a group bullet over its nested
     items becomes one change per item, and each change's text is dedented as written."""
 
-    def __init__(self, lines: tuple[str, ...], code: tuple[bool, ...], opaque: list[bool]) -> None:
+    def __init__(self, lines: tuple[str, ...], code: tuple[bool, ...], opaque: list[bool], flat: bool) -> None:
         self.lines, self.code, self.opaque = lines, code, opaque
+        self.flat = flat  # every item is a change: the notes were rebuilt with no group bullets (sql)
         self.changes: list[ImportedChange] = []
         self.summaries: list[tuple[str, ...]] = []  # per change: the sentence headings above it
 
@@ -258,13 +213,17 @@ class _Emitter:
         while k < len(blocks):
             lines, is_item = blocks[k]
             end = k + 1
-            if len(lines) == 1 and not find_prs(self.lines[lines[0]]):
-                # The group ends at a blank line, or where the bullet character changes (a new list).
+            if len(lines) == 1 and not find_prs(self.lines[lines[0]]) and not self.flat:
+                # The group ends at a blank line, or where the bullet character changes (a new list),
+                # or, when its items stand indented under it, at the first that does not (2.4's
+                # "- Add" over " - mutated_args …", then "- Blanket ban …" beside it).
+                under = self._indented_under(blocks, k)
                 while (
                     end < len(blocks)
                     and blocks[end][1]
                     and self.lines[blocks[end - 1][0][-1]].strip()
                     and _marker(self.lines[blocks[end][0][0]]) == _marker(self.lines[blocks[k + 1][0][0]])
+                    and (not under or _indent(self.lines[blocks[end][0][0]]) > _indent(self.lines[lines[0]]))
                 ):
                     end += 1
             children = [c for c, _ in blocks[k + 1 : end]]
@@ -277,6 +236,10 @@ class _Emitter:
                 self._emit(lines, section, area, context)
                 end = k + 1
             k = end
+
+    def _indented_under(self, blocks: list[tuple[list[int], bool]], k: int) -> bool:
+        """Whether the block after block `k` is indented deeper than block `k`'s first line."""
+        return k + 1 < len(blocks) and _indent(self.lines[blocks[k + 1][0][0]]) > _indent(self.lines[blocks[k][0][0]])
 
     def _lead_in(self, line: int) -> bool:
         """Whether a PR-less line can head the sibling items under it: a name ("Enhanced Windows
@@ -348,9 +311,12 @@ class _Emitter:
         if text:
             parts = area.split(AREA_SEPARATOR) if area else []
             named = AREA_SEPARATOR.join(p for p in parts if not is_sentence(p))
-            self.changes.append(
-                ImportedChange(section, _fit(named), text, find_prs(text), find_issues(text), lines[0] + 1)
-            )
+            prs, issues = find_prs(text), find_issues(text)
+            if section == TRACKED:
+                # A tracked regression cites the issue that reports it: where a copy lost the
+                # link to it (2.3's SQL copy) or the notes wrote it bare (2.8), "#N" is that issue.
+                prs, issues = find_prs(text, bare=False), tuple(dict.fromkeys(issues + bare_refs(text)))
+            self.changes.append(ImportedChange(section, _fit(named), text, prs, issues, lines[0] + 1))
             self.summaries.append(tuple(p for p in parts if is_sentence(p)))
 
     def _text(self, lines: list[int]) -> str:
@@ -362,7 +328,7 @@ class _Emitter:
             line = self.lines[j].rstrip()
             spaces = len(line) - len(line.lstrip(" "))
             was_open = fence is not None
-            fence, in_code = _fence_step(fence, line)
+            fence, in_code = fence_step(fence, line)
             if in_code and not was_open:
                 fence_pad = min(pad, spaces)
             out.append(line[min(fence_pad if in_code else pad, spaces) :])
@@ -373,7 +339,7 @@ class _Reader:
     """The second pass: walk the classified lines, knowing where it is (`_Place`), collect each
     change's lines (`_Block`) and hand each area's blocks to the `_Emitter`."""
 
-    def __init__(self, lines: Lines, path: str) -> None:
+    def __init__(self, lines: Lines, path: str, flat: bool = False) -> None:
         self.path = path
         self.text, self.code, self.heading = lines.text, lines.code, lines.heading
         self.warnings: list[str] = []
@@ -389,7 +355,7 @@ class _Reader:
         self.place = _Place()
         self.block = _Block()
         # Code, or a heading's body appended whole to a change: never a nested item of it.
-        self.emitter = _Emitter(lines.text, lines.code, list(lines.code))
+        self.emitter = _Emitter(lines.text, lines.code, list(lines.code), flat)
 
     def build(self) -> ParsedNotes:
         started = not self.has_sections  # without known sections, the first heading starts one
@@ -583,6 +549,8 @@ def _fit(area: str) -> str:
     return area if len(area) <= 200 else area[:199].rstrip() + "…"
 
 
-def build(lines: Lines, path: str) -> ParsedNotes:
-    """The changes of classified notes; `path` only prefixes the warnings."""
-    return _Reader(lines, path).build()
+def build(lines: Lines, path: str, flat: bool = False) -> ParsedNotes:
+    """The changes of classified notes; `path` only prefixes the warnings. `flat`: the notes
+    have no group bullets (a line over the items it heads), as the SQL converter writes them:
+    every item is a change of its own."""
+    return _Reader(lines, path, flat).build()

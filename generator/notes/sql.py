@@ -13,8 +13,15 @@ line N of the file, so every warning and refusal points at the SQL file's own li
   (an explanation pointing at a discussion: "One concrete example is here, #118337, where …");
 - a short PR-less line is an area heading: `###` when the same words head an area in another
   section of the file, or it stands over another such line (an area name such as "Distributed
-  API" over "C10d:"), `####` otherwise (a sub-area such as "C10d:"). A short line under a change is its explanation or code, unless a change
-  follows it (then it heads them);
+  API" over "C10d:"); after changes citing PRs, it is a sibling of the heading they sit under
+  (2.3's "DDP", one change, then "Functional Collectives"); `####` otherwise (a sub-area such as
+  "C10d:" right under "Distributed API"). A short line under a change is its explanation or
+  code, unless a change follows it (then it heads them);
+- a PR-less line that is a title with its explanation after a dash ("(beta feature) torch.compile
+  works with User defined triton kernels - Allows for …") is a change that cites no PR, and its
+  dash holds its explanation, so the line after it is a change of its own too;
+- a PR-less line that reads as a title, not a sentence (six words or more, no full stop, no code:
+  "Add torchrec even row-wise sharding example") is a change that cites no PR;
 - any other PR-less line explains the change above it (indented under its bullet), or, with no
   change above it in its area, is a change that cites no PR.
 Every other line of the file (the `CREATE TABLE`, the column lists) becomes blank.
@@ -38,6 +45,8 @@ _SEPARATOR = re.compile(r"\s*,\s*")
 _ESCAPE = re.compile(r"\\(.)|''", re.DOTALL)
 # A sentence, code, or a table's header row of versions ("2.2  2.3") is no area name.
 _ENDS_WITH_REF = re.compile(r"#\d+\W*$")
+# A title, a dash, then what it means: "Mutable variable trackers - TorchDynamo variable trackers …".
+_SELF_EXPLAINED = re.compile(r"^[^.:]{3,120}? - [A-Z]")
 _NOT_A_LABEL = re.compile(r"\.(?:\s|$)|[=;{}\[\]\"`]|^[#@>(]|\w\(|^(?:from|import|def|class|return)\b|^[\d.\s]+$")
 
 
@@ -130,23 +139,39 @@ def _section_lines(body: tuple[str, ...], areas: frozenset[str]) -> list[str]:
     under the change it explains."""
     lines = _dedent(body)
     out, open_change = [], False
+    level, cited = "####", False  # the last area heading's level; whether PR changes followed it
     for k, line in enumerate(lines):
         words = line.strip()
         if not words:
             out.append("")
         elif find_prs(words) and not (open_change and not _ENDS_WITH_REF.search(words)):
             out.append(f"- {words}")
-            open_change = True
+            open_change, cited = True, True
         elif _short(words) and (words in areas or not open_change or _heads_changes(lines, k)):
             top = words in areas or (not words.endswith(":") and _heads_labels(lines, k))
-            out.append(f"{'###' if top else '####'} {words}")
-            open_change = False
-        elif open_change:
+            level = "###" if top else (level if cited else "####")
+            out.append(f"{level} {words}")
+            open_change, cited = False, False
+        elif open_change and not (_SELF_EXPLAINED.match(words) or _titled(words)):
             out.append(f"    {line}")
         else:
             out.append(f"- {words}")
-            open_change = True
+            # A change whose dash carries its explanation has none below it.
+            open_change = not _SELF_EXPLAINED.match(words)
     return out
+
+
+def _titled(line: str) -> bool:
+    """Whether a PR-less line reads as a change's title rather than a sentence explaining one:
+    more words than an area name, capitalised, no full stop or colon at its end, no code, and no
+    table row (columns apart by two spaces)."""
+    return (
+        len(line.split()) > LABEL_WORDS
+        and line[:1].isupper()
+        and line[-1:].isalnum()
+        and "  " not in line
+        and not _NOT_A_LABEL.search(line)
+    )
 
 
 def _heads_labels(lines: list[str], k: int) -> bool:

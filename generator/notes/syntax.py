@@ -32,6 +32,8 @@ REF = re.compile(
     re.IGNORECASE,
 )
 # An inline code span: a run of backticks, then text, then a run of the same length (CommonMark),
-# on one line (so a stray backtick never hides the references of the lines below it).
-INLINE_CODE = re.compile(r"(?<!`)(`+)(?!`)([^\n]+?)(?<!`)\1(?!`)")
+# on one line (so a stray backtick never hides the references of the lines below it). A span
+# holding "(#N" is no code but a stray backtick pairing with the next one across a PR list (2.0's
+# "torch.sparse.sampled_addmm`(#86401),`frac`"): the backtick is left unpaired, as it is unbalanced.
+INLINE_CODE = re.compile(r"(?<!`)(`+)(?!`)((?:(?!\(#\d)[^\n])+?)(?<!`)\1(?!`)")
 NOT_A_PR_URL = re.compile(r"github\.com/(?:pytorch/pytorch/issues/|(?!pytorch/pytorch(?:/|$))[^/\s]+/)", re.IGNORECASE)

@@ -102,14 +102,26 @@ def render_api(site: Site, base: str) -> dict[str, tuple]:
 
 def _coverage(coverage) -> dict:
     """How far the Atlas reaches (computed.Coverage): the newest release and source, the next release."""
-    nxt = coverage.next
+    nxt, shipped, upcoming = coverage.next, coverage.shipped, coverage.upcoming
     return {
         "newest": coverage.newest,
         "newest_patch": coverage.patch or None,
         "newest_source_date": coverage.source_date.isoformat(),
+        "as_of": coverage.as_of.isoformat() if coverage.as_of else None,
         "next": None
         if nxt is None
-        else {"version": nxt.version, "planned": nxt.planned.isoformat(), "source": nxt.source, "covered": False},
+        else {
+            "version": nxt.version,
+            "planned": nxt.planned.isoformat(),
+            "source": nxt.source,
+            "covered": False,
+            "released": None
+            if shipped is None
+            else {"month": shipped.month, "evidence": shipped.evidence, "source": shipped.source},
+        },
+        "upcoming": None
+        if upcoming is None
+        else {"version": upcoming.version, "planned": upcoming.release.isoformat()},
         "text": coverage.text,
     }
 

@@ -1,6 +1,7 @@
 """/calendar.ics (iCalendar, RFC 5545): every release and patch release, the releases RELEASE.md's
-cadence plans (content/cadence.yaml) until their release file exists, and every removal a
-deprecation announces, on the day the release it is due in ships (or is planned to).
+cadence plans (content/cadence.yaml) until their release file exists (once their day is before
+cadence.yaml's `as_of`, saying what happened), every removal a deprecation announces and every
+step cadence.yaml's `due` lists, on the day the release it is due in ships (or is planned to).
 
 All-day events; a patch documented by its month alone spans that month. Deterministic: the stamp
 is the newest release's date (`Site.source_date_epoch`), so the same content gives the same bytes.
@@ -15,6 +16,7 @@ from collections.abc import Callable
 from ..markup.textfilters import plain
 from ..model import urls
 from ..model.computed import LedgerRow, Site
+from ..model.content import PlannedRelease
 
 PRODID = "-//PyTorch Release Atlas//calendar//EN"
 
@@ -103,49 +105,101 @@ def _releases(site: Site, base: str, stamp: str) -> list[list[str]]:
 
 
 def _planned(site: Site, stamp: str) -> list[list[str]]:
+    """Each release the cadence plans that has no release file: its day, branch cut and first patch,
+    planned (tentative) while the day is after `as_of` (the day the sources were last checked), and
+    once it has passed, what happened: shipped, or passed without a release file."""
     shipped = set(site.versions)
     source = site.content.planned_source
+    as_of = site.content.as_of
     events = []
     for plan in site.content.planned:
         if plan.version in shipped:
             continue
+        summary, words = _plan_words(plan, as_of)
         tentative = f"Planned in RELEASE.md's release cadence; all dates there are tentative. {source}"
         events.append(
             _event(
                 f"planned-{plan.version}",
                 plan.release,
                 plan.release + dt.timedelta(days=1),
-                f"PyTorch {plan.version} planned release (tentative)",
-                tentative,
-                source,
+                summary,
+                f"{words} {tentative}" if words else tentative,
+                plan.shipped.source if plan.shipped else source,
                 stamp,
             )
         )
         if plan.branch_cut:
+            passed = as_of is not None and plan.branch_cut < as_of
+            since = f"; {plan.version} has since shipped" if plan.shipped else ", which has passed"
             events.append(
                 _event(
                     f"branch-cut-{plan.version}",
                     plan.branch_cut,
                     plan.branch_cut + dt.timedelta(days=1),
-                    f"PyTorch {plan.version} release branch cut (tentative)",
+                    f"PyTorch {plan.version} release branch cut ("
+                    + (f"planned for this day{since}" if passed else "tentative")
+                    + ")",
                     tentative,
                     source,
                     stamp,
                 )
             )
         if plan.first_patch:
-            start, end = _month(plan.first_patch)
-            events.append(
-                _event(
-                    f"planned-patch-{plan.version}.1",
-                    start,
-                    end,
-                    f"PyTorch {plan.version}.1 planned patch release (tentative, {start:%B %Y})",
-                    tentative,
-                    source,
-                    stamp,
-                )
+            events.append(_first_patch(plan, as_of, tentative, source, stamp))
+    return events + _due(site, stamp)
+
+
+def _plan_words(plan: PlannedRelease, as_of: dt.date | None) -> tuple[str, str]:
+    """A planned release's event: its summary and what is known, by `as_of`."""
+    if plan.shipped is not None:
+        month = dt.date.fromisoformat(plan.shipped.month + "-01")
+        return (
+            f"PyTorch {plan.version} released (not on the Atlas yet)",
+            f"{plan.shipped.evidence}: it shipped in {month:%B %Y}, on a day no source at hand gives (this is the"
+            f" day the cadence planned). Its release notes are not at hand, so the Atlas does not describe it yet.",
+        )
+    if as_of is not None and plan.release < as_of:
+        return (
+            f"PyTorch {plan.version} planned release: the day passed without a release file",
+            f"As of {as_of.isoformat()}, no source at hand says {plan.version} shipped.",
+        )
+    return f"PyTorch {plan.version} planned release (tentative)", ""
+
+
+def _first_patch(plan: PlannedRelease, as_of: dt.date | None, tentative: str, source: str, stamp: str) -> list[str]:
+    start, end = _month(plan.first_patch)
+    passed = as_of is not None and end <= as_of
+    return _event(
+        f"planned-patch-{plan.version}.1",
+        start,
+        end,
+        f"PyTorch {plan.version}.1 planned patch release ("
+        + (f"{start:%B %Y}: the month passed without a release file" if passed else f"tentative, {start:%B %Y}")
+        + ")",
+        tentative,
+        source,
+        stamp,
+    )
+
+
+def _due(site: Site, stamp: str) -> list[list[str]]:
+    """Each step a release announced for a later one (cadence.yaml `due`), on that release's day."""
+    days = due_dates(site)
+    events = []
+    for step in site.content.due:
+        day = days[step.version]
+        by = f"PyTorch {step.announced_in} announced" if step.announced_in else "It is announced"
+        events.append(
+            _event(
+                "due-" + hashlib.sha1(f"{step.version} {step.what}".encode()).hexdigest()[:12],
+                day,
+                day + dt.timedelta(days=1),
+                f"Due in PyTorch {step.version}: {plain(step.what)}",
+                f"{by} that in {step.version} {plain(step.what)}. {step.source}",
+                step.source,
+                stamp,
             )
+        )
     return events
 
 

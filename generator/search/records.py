@@ -361,8 +361,8 @@ def _change_record(site: Site, release, section, area, change) -> tuple[str, str
     weight = ' data-pagefind-weight="2"' if change.group else ""  # asks something of an upgrade
     body = f"<p{weight}>{_e(line)}</p><p>{_e(prs)}</p>"
     body += "".join(f'<p data-pagefind-weight="4">{_e(m)}</p>' for m in change.change.symptom)
-    # The code a change's note names (`UnpicklingError` under 2.6's weights_only flip,
-    # `add_safe_globals`): what a reader pastes, found on the change that says what to do about
+    # The code a change's note names (`add_safe_globals` under 2.6's weights_only flip): what a
+    # reader pastes, found on the change that says what to do about
     # it. Only the code spans: the note's prose would lengthen the record and sink its line below
     # shorter ones.
     code = [c for said in (change.change.note, change.change.workaround) for c in CODE.findall(said or "")]
