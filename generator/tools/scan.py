@@ -30,6 +30,7 @@ from pathlib import Path
 from ..model import symbols, urls
 from ..model.content import BREAKING_GROUPS, EVERY_BACKEND_GROUPS, applies_to, version_key
 from ..model.errors import UsageError, did_you_mean
+from . import remote, sarif
 
 MAX_BYTES = 4 * 1024 * 1024
 """A file larger than this is not code a person wrote: it is reported and skipped."""
@@ -251,7 +252,13 @@ def command(args) -> int:
     root = Path(args.path)
     if not root.exists() and not root.is_symlink():
         raise UsageError(f"{root}: no such file or folder")
-    releases, backends = releases_from_site(Path(args.site)) if args.site else releases_from_content(Path(args.content))
+    if remote.is_url(args.site):
+        atlas = remote.Atlas(args.site, args.timeout)
+        releases, backends = remote.releases(atlas, args.start, args.end, args.backend or "")
+    else:
+        releases, backends = (
+            releases_from_site(Path(args.site)) if args.site else releases_from_content(Path(args.content))
+        )
     found = targets(releases, args.start, args.end, args.backend or "", backends)
     report = scan_tree(root, found)
     for path, why in report.skipped:
@@ -264,6 +271,9 @@ def command(args) -> int:
 
 
 def _print(report: Report, args) -> None:
+    if args.format == "sarif":
+        print(sarif.dumps(report, GROUP_WORDS, args.site if remote.is_url(args.site) else None))
+        return
     if args.format == "json":
         data = {
             "from": args.start,
