@@ -55,6 +55,12 @@ def parser(prog: str = "python -m generator") -> argparse.ArgumentParser:
     new.add_argument("--commits", type=int, help="commits since the previous release (default: INDEX.md)")
     new.add_argument("--contributors", type=int, help="contributors since the previous release (default: INDEX.md)")
     new.add_argument("--content", type=Path, default=DEFAULT_CONTENT)
+    _scan(sub)
+    return p
+
+
+def _scan(sub) -> None:
+    """The scan verb and its arguments."""
     scan = sub.add_parser(
         "scan",
         help="list the lines of a codebase's .py files that touch a change between two releases (exit 1: one can break code)",
@@ -85,7 +91,6 @@ def parser(prog: str = "python -m generator") -> argparse.ArgumentParser:
         metavar="SECONDS",
         help="how long --site URL may take to answer",
     )
-    return p
 
 
 def main(argv: list[str] | None = None, prog: str = "python -m generator") -> int:

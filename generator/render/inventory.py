@@ -24,7 +24,7 @@ from ..markup.textfilters import plain
 from ..model import urls
 from ..model.computed import Site
 
-PATH = "objects.inv"
+PATH = urls.INVENTORY
 PROJECT = "PyTorch Release Atlas"
 
 
