@@ -38,6 +38,9 @@ SEARCH = "search/"  # all the hits of a query: /search/?q=…
 API = "api/v1/"
 FEED = "feed.xml"
 BADGES = "badges/"
+CI = "ci"  # the upgrade guide's section on running the scan in CI
+COVERAGE = "coverage"  # the anchor of the coverage statement on the home page and /releases/
+SUBSCRIBE = "subscribe"  # the home page's calendar and feeds
 INVENTORY = "objects.inv"  # a Sphinx inventory for intersphinx and autorefs (generator/render/inventory.py)
 CALENDAR = "calendar.ics"  # every release, patch, planned release and due removal (generator/render/ical.py)
 CARD = "assets/card.png"  # the site's link-preview image (og:image)
