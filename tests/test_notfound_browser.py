@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from tests.browser import watch_page
+from tests.helpers import AXE, BLOCKING
 
 pytestmark = pytest.mark.browser
 
@@ -79,6 +80,9 @@ def test_the_404_page_runs_without_errors_and_offers_search_and_the_sections(pag
     calendar = page.locator(".atlas-notfound a", has_text="calendar.ics")
     assert calendar.evaluate("a => a.href") == host + "calendar.ics"
     assert page.locator(".atlas-notfound__release").is_hidden()  # not a release's address
+    page.add_script_tag(path=str(AXE))
+    found = page.evaluate("() => axe.run(document).then(r => r.violations.map(v => [v.id, v.impact]))")
+    assert [v for v in found if v[1] in BLOCKING] == []
     box.press("Enter")
     page.wait_for_url(host + "search/?q=torch+compiler")
 
