@@ -13,12 +13,15 @@ from pathlib import Path
 from .cli import commands
 from .model import urls
 from .model.errors import exit_code
+from .tools import remote
 
 DEFAULT_CONTENT = Path(__file__).resolve().parent.parent / "content"
+COMMAND = "torch-atlas"
+"""The console script `pip install` gives (pyproject.toml's [project.scripts])."""
 
 
-def parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="python -m generator", description="PyTorch Release Atlas site generator.")
+def parser(prog: str = "python -m generator") -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog=prog, description="PyTorch Release Atlas site generator.")
     sub = p.add_subparsers(dest="verb", required=True)
     check = sub.add_parser("check", help="validate the content; print every problem")
     check.add_argument("--content", type=Path, default=DEFAULT_CONTENT)
@@ -52,6 +55,12 @@ def parser() -> argparse.ArgumentParser:
     new.add_argument("--commits", type=int, help="commits since the previous release (default: INDEX.md)")
     new.add_argument("--contributors", type=int, help="contributors since the previous release (default: INDEX.md)")
     new.add_argument("--content", type=Path, default=DEFAULT_CONTENT)
+    _scan(sub)
+    return p
+
+
+def _scan(sub) -> None:
+    """The scan verb and its arguments."""
     scan = sub.add_parser(
         "scan",
         help="list the lines of a codebase's .py files that use what a change between two releases is about (exit 0: none can break code, 1: one can, 2: usage error, 3: the range holds a release the Atlas has no change list for)",
@@ -62,14 +71,30 @@ def parser() -> argparse.ArgumentParser:
     scan.add_argument(
         "--backend", default="", help="a backend id (cuda, rocm, mps, xpu, cpu ...): its changes and everyone's"
     )
-    scan.add_argument("--format", choices=("text", "json"), default="text")
+    scan.add_argument(
+        "--format",
+        choices=("text", "json", "sarif"),
+        default="text",
+        help="text (one line a finding), json, or sarif (SARIF 2.1.0, for code scanning)",
+    )
     scan.add_argument("--content", type=Path, default=DEFAULT_CONTENT)
-    scan.add_argument("--site", type=Path, default=None, help="read the changes from a built site's api/v1/ instead")
-    return p
+    scan.add_argument(
+        "--site",
+        default=None,
+        metavar="URL|FOLDER",
+        help="read the changes from a published Atlas's API (https://...) or a built site's api/v1/ instead",
+    )
+    scan.add_argument(
+        "--timeout",
+        type=float,
+        default=remote.TIMEOUT,
+        metavar="SECONDS",
+        help="how long --site URL may take to answer",
+    )
 
 
-def main(argv: list[str] | None = None) -> int:
-    args = parser().parse_args(argv)
+def main(argv: list[str] | None = None, prog: str = "python -m generator") -> int:
+    args = parser(prog).parse_args(argv)
     try:
         return exit_code(lambda: commands.VERBS[args.verb](args))
     except KeyboardInterrupt:
@@ -82,6 +107,11 @@ def _exit(code: int) -> None:
     left alive (0.3 of a 1x build's 5 s); the memory goes back to the system either way."""
     gc.freeze()
     sys.exit(code)
+
+
+def script() -> None:
+    """The installed command (`[project.scripts]` in pyproject.toml): the same verbs under its own name."""
+    _exit(main(prog=COMMAND))
 
 
 if __name__ == "__main__":

@@ -58,8 +58,22 @@ def test_each_snippet_of_a_feature_page_copies_its_text(clip_page, served):
         assert button.get_attribute("aria-label") == f"Copy {snippet.label}"
         assert copy_by_keyboard(page, button) == snippet.text, snippet.id
     assert page.locator("details.atlas-cite .atlas-cite-status").text_content() == f"{expected[-1].label} copied."
-    assert page.locator("details.atlas-cite .atlas-cite-badge img").evaluate("i => i.naturalWidth > 0")
+    assert page.locator("details.atlas-cite > .atlas-cite-badge img").evaluate("i => i.naturalWidth > 0")
+    # The badge on one backend of its record: its own closed block, every format copying.
+    backend = page.locator("details.atlas-cite-backend", has_text="Badge on CUDA")
+    backend.locator(":scope > summary").click()
+    assert backend.locator(".atlas-cite-badge img").evaluate("i => i.naturalWidth > 0")
+    for snippet in cite.backend_snippets(served + urls.feature(feature.id), _cuda_badge(site, feature, served)):
+        button = backend.locator(f'pre[data-cite="{snippet.id}"] + button.atlas-cite-copy')
+        assert button.get_attribute("aria-label") == f"Copy {snippet.label}"
+        assert copy_by_keyboard(page, button) == snippet.text, snippet.id
     assert watch.errors() == []
+
+
+def _cuda_badge(site, feature, base: str) -> cite.BackendBadge:
+    from generator.pages.describe import _backend_badges
+
+    return next(b for b in _backend_badges(site, feature, urls.feature(feature.id), base) if b.name == "CUDA")
 
 
 def _cut(text: str, limit: int = 100) -> str:
@@ -158,7 +172,8 @@ def test_the_open_block_and_menu_fit_the_screen_and_pass_axe(browser, served, wi
         SHOTS.mkdir(parents=True, exist_ok=True)
         page.goto(served + "features/flex-attention/", wait_until="networkidle")
         block = page.locator("details.atlas-cite")
-        block.locator("summary").click()
+        block.locator(":scope > summary").click()
+        block.locator("details.atlas-cite-backend > summary").first.click()  # a backend's badges open too
         block.scroll_into_view_if_needed()
         block.screenshot(path=str(SHOTS / f"cite-feature-{width}-{scheme}.png"))
         page.screenshot(path=str(SHOTS / f"cite-feature-page-{width}-{scheme}.png"))

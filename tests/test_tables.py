@@ -100,7 +100,13 @@ def test_the_sites_section_pages_are_the_navs_tabs_and_the_search_words_name_the
 
 def test_the_theme_overrides_link_the_paths_urls_py_owns():
     config = yaml.load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"), Loader=yaml.BaseLoader)
-    assert config["extra"]["atlas"] == {"feed": urls.FEED, "no_script_search": urls.FEATURES}
+    assert config["extra"]["atlas"] == {
+        "feed": urls.FEED,
+        "no_script_search": urls.FEATURES,
+        "search": urls.SEARCH,
+        "calendar": urls.CALENDAR,
+        "coverage": urls.at(urls.RELEASES, urls.COVERAGE),
+    }
     overrides = "".join(p.read_text(encoding="utf-8") for p in (ROOT / "templates" / "overrides").rglob("*.html"))
     assert "feed.xml" not in overrides and "features/" not in overrides
 

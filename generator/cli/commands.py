@@ -154,6 +154,8 @@ def scan(args) -> int:
     """List the lines of a codebase that touch a change of an upgrade (generator.tools.scan)."""
     from ..tools import scan as scanner
 
+    if not args.site and not Path(args.content).is_dir():  # the installed command, away from a checkout
+        raise UsageError(f"{args.content}: no content folder; pass --site URL to read a published Atlas")
     return scanner.command(args)
 
 

@@ -38,6 +38,10 @@ SEARCH = "search/"  # all the hits of a query: /search/?q=…
 API = "api/v1/"
 FEED = "feed.xml"
 BADGES = "badges/"
+CI = "ci"  # the upgrade guide's section on running the scan in CI
+COVERAGE = "coverage"  # the anchor of the coverage statement on the home page and /releases/
+SUBSCRIBE = "subscribe"  # the home page's calendar and feeds
+INVENTORY = "objects.inv"  # a Sphinx inventory for intersphinx and autorefs (generator/render/inventory.py)
 CALENDAR = "calendar.ics"  # every release, patch, planned release and due removal (generator/render/ical.py)
 CARD = "assets/card.png"  # the site's link-preview image (og:image)
 PR = "https://github.com/pytorch/pytorch/pull/{}"
@@ -313,8 +317,8 @@ def promise(url: str) -> tuple[str, str, str]:
     above): (kind, page, anchor) with kind one of "page", "file", "change", "pr", "symbol",
     "section", "entry". The URL guard says how to keep each kind."""
     page, _, anchor = url.partition("#")
-    if not anchor and page.startswith((BADGES, API)):
-        return "file", page, ""  # a badge or a feature's JSON
+    if not anchor and (page.startswith((BADGES, API)) or page == INVENTORY):
+        return "file", page, ""  # a badge, a feature's JSON, the inventory
     if not anchor:
         return "page", page, ""
     if page.startswith(SYMBOLS):

@@ -94,35 +94,95 @@ def snippets(title: str, url: str, badge: str | None = None) -> tuple[Snippet, .
     return tuple(out)
 
 
+@dataclass(frozen=True)
+class BackendBadge:
+    """A feature's badge on one backend its record lists, for the block's per-backend part."""
+
+    name: str  # the backend's name ("CUDA")
+    title: str  # what its snippets call it ("FlexAttention on CUDA (PyTorch Release Atlas)")
+    badge: str  # the badge's absolute URL
+    preview: tuple[str, str]  # its URL relative to the page, and its text
+
+
+def backend_snippets(url: str, backend: BackendBadge) -> tuple[Snippet, ...]:
+    """Every badge snippet of a feature's badge on one backend."""
+    key = backend.badge.rsplit("/", 1)[-1].removesuffix(".svg")
+    return tuple(
+        Snippet(
+            f"badge-{key}-{f.id}",
+            f"{backend.name} badge, {f.label}",
+            fill(f.badge, f.escapes, backend.title, url, backend.badge),
+        )
+        for f in FORMATS
+        if f.badge
+    )
+
+
+MEDIAWIKI_NOTE = (
+    "A MediaWiki page shows a badge as an image only where its wiki allows images from other sites "
+    "($wgAllowExternalImages, or $wgAllowExternalImagesFrom listing this site's address); elsewhere it shows the address."
+)
+NO_BACKEND_BADGES = (
+    "No per-backend badges: the Atlas records this feature's standing for PyTorch as a whole, not on each "
+    "backend, so the badge above is its only one."
+)
+
+
+def _rows(found) -> str:
+    return "".join(
+        f'<dt>{html.escape(s.label)}</dt><dd><pre class="atlas-cite-text" tabindex="0" data-cite="{s.id}">{_pre(s.text)}</pre></dd>'
+        for s in found
+    )
+
+
+def _image(preview: tuple[str, str], words: str = "") -> str:
+    src, alt = (html.escape(v, quote=True) for v in preview)
+    return f'<p class="atlas-cite-badge"><img src="{src}" alt="{alt}" height="20">{words}</p>'
+
+
+def _per_backend(url: str, backends: tuple[BackendBadge, ...] | None) -> str:
+    """The block's badges by backend (one closed <details> each), or why the feature has none;
+    nothing for a page without a feature badge (None)."""
+    if backends is None:
+        return ""
+    if not backends:
+        return f'<p class="atlas-cite-note">{html.escape(NO_BACKEND_BADGES)}</p>'
+    return "".join(
+        f'<details class="atlas-cite-backend"><summary>Badge on {html.escape(b.name)}</summary>'
+        f'{_image(b.preview)}<dl class="atlas-cite-list">{_rows(backend_snippets(url, b))}</dl></details>'
+        for b in backends
+    )
+
+
 def _pre(text: str) -> str:
     # Newlines as entities: a blank line would end the raw HTML block in Markdown.
     return html.escape(text, quote=True).replace("\n", "&#10;")
 
 
 @functools.lru_cache(maxsize=1 << 14)
-def block(title: str, url: str, badge: str | None = None, preview: tuple[str, str] | None = None) -> Markup:
+def block(
+    title: str,
+    url: str,
+    badge: str | None = None,
+    preview: tuple[str, str] | None = None,
+    backends: tuple[BackendBadge, ...] | None = None,
+) -> Markup:
     """The "Link or embed" block: a closed <details> whose snippets are selectable text, so
     nothing needs JavaScript; cite.js adds a copy button to each. Kept out of the search index.
 
     `badge` is the badge's absolute URL (for the snippets), `preview` its (relative URL, text)
-    to show it on the page. Memoised: every render (every save of live preview) makes every
+    to show it on the page; `backends` the feature's badge on each backend its record lists
+    (an empty tuple: it has none, and the block says so). Memoised: every render (every save of live preview) makes every
     page's block for its head, and at 10x drawing them again took 0.44 s of a one-file edit's
     4.0 (make bench's profile of the edit); at 1x the memo earns nothing (bench.memos)."""
-    rows = "".join(
-        f'<dt>{html.escape(s.label)}</dt><dd><pre class="atlas-cite-text" tabindex="0" data-cite="{s.id}">{_pre(s.text)}</pre></dd>'
-        for s in snippets(title, url, badge)
-    )
-    image = ""
-    if preview:
-        src, alt = (html.escape(v, quote=True) for v in preview)
-        image = (
-            f'<p class="atlas-cite-badge"><img src="{src}" alt="{alt}" height="20"> The badge follows each release.</p>'
-        )
+    rows = _rows(snippets(title, url, badge))
+    image = _image(preview, " The badge follows each release.") if preview else ""
+    note = f'<p class="atlas-cite-note">{html.escape(MEDIAWIKI_NOTE)}</p>' if badge else ""
     return Markup(
         rawhtml.wrap(  # finished HTML: Markdown passes it through unparsed (on every page)
             '<details class="atlas-cite" data-pagefind-ignore>'
             "<summary>Link or embed</summary>"
-            f'{image}<dl class="atlas-cite-list">{rows}</dl></details>'
+            f'{image}<dl class="atlas-cite-list">{rows}</dl>{note}{_per_backend(url, backends)}</details>'
         )
     )
 

@@ -195,13 +195,34 @@ def page_meta(site: Site, page, base: str) -> PageMeta:
     block = Markup("")
     if title is not None and template not in _NOT_CITED:
         feature = _HEADED[template](c) if template in _HEADED else None
-        badge = preview = None
+        badge = preview = backends = None
         if feature is not None:
             badge = base + urls.badge(feature.id)
             words = feature.standing.words
             preview = (urls.relative(page.url, urls.badge(feature.id)), f"Badge: {feature.title}: {words}")
-        block = cite.block(f"{title} ({SITE_NAME})", url, badge, preview)
+            backends = _backend_badges(site, feature, page.url, base)
+        block = cite.block(f"{title} ({SITE_NAME})", url, badge, preview, backends)
     return PageMeta(page.description, url, kind, base + urls.CARD, title or SITE_NAME, block, menu)
+
+
+def _backend_badges(site: Site, feature: Feature, page_url: str, base: str) -> tuple[cite.BackendBadge, ...]:
+    """The feature's badge on each backend its record lists (the badges render.badges writes)."""
+    out = []
+    for backend_id in feature.backends:
+        name = site.backend_by_id[backend_id].name
+        words = feature_standing(feature, backend_id).words
+        out.append(
+            cite.BackendBadge(
+                name,
+                f"{feature.title} on {name} ({SITE_NAME})",
+                base + urls.badge(feature.id, backend_id),
+                (
+                    urls.relative(page_url, urls.badge(feature.id, backend_id)),
+                    f"Badge: {feature.title} on {name}: {words}",
+                ),
+            )
+        )
+    return tuple(out)
 
 
 QUERY_PAGES = ("/" + urls.UPGRADE, "/" + urls.COMPARE)

@@ -69,9 +69,10 @@ def published(site: Site) -> set[str]:
 
 
 def published_files(site: Site) -> set[str]:
-    """Files wikis embed or fetch, promised like pages: each feature's badges (overall and per
-    backend) and its JSON, under its id and under each former id (generator.render.badges, generator.render.api)."""
-    out = set()
+    """Files wikis and docs embed or fetch, promised like pages: each feature's badges (overall and
+    per backend) and its JSON, under its id and under each former id (generator.render.badges,
+    generator.render.api), and the Sphinx inventory (generator.render.inventory)."""
+    out = {urls.INVENTORY}  # other docs' intersphinx and autorefs configurations fetch it
     for f in site.features:
         for fid in (f.id, *f.aliases):
             out.add(urls.badge(fid))

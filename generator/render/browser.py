@@ -20,7 +20,13 @@ DATA_FILE = "assets/atlas-data.js"
 def data() -> dict:
     """The values the scripts read (`window.atlasData`): paths relative to the site root."""
     return {
-        "breaking": urls.section_anchor("bc-breaking"),  # its areas stay open on a phone (atlas-page.js)
+        "breaking": urls.section_anchor("bc-breaking"),
+        # the page-not-found page (atlas-notfound.js): a release's address, the release listing, the coverage statement
+        "notfound": {
+            "releases": urls.RELEASES,
+            "listing": urls.api_releases(),
+            "coverage": urls.at(urls.RELEASES, urls.COVERAGE),
+        },  # its areas stay open on a phone (atlas-page.js)
         "search": {
             "names": search.NAMES + "/",
             "pagefind": search.BUNDLE + "/pagefind.js",

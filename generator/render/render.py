@@ -212,6 +212,7 @@ def _data_files(site: Site, base: str, make: _Maker) -> dict[str, bytes]:
     from .badges import render_badges
     from .feeds import render_feeds, render_item_feeds
     from .ical import render_calendar
+    from .inventory import render_inventory
     from .symbol_data import render_symbol_data
 
     made = {}
@@ -222,6 +223,7 @@ def _data_files(site: Site, base: str, make: _Maker) -> dict[str, bytes]:
         render_symbol_data(site, base),
         render_calendar(site, base),
         render_badges(site),
+        render_inventory(site),
     ):
         made.update(
             (path, make(path, (), inputs, draw, whole=any(how))) for path, (inputs, draw, *how) in parts.items()

@@ -28,7 +28,7 @@ from pathlib import Path
 from ..model import symbols, urls
 from ..model.content import BREAKING_GROUPS, EVERY_BACKEND_GROUPS, applies_to, version_key
 from ..model.errors import UsageError, did_you_mean
-from . import pycode
+from . import pycode, remote, sarif
 
 EXIT_UNCOVERED = 3
 """The exit code of a scan whose range holds a release the Atlas has no change list for: its
@@ -306,7 +306,13 @@ def command(args) -> int:
     root = Path(args.path)
     if not root.exists() and not root.is_symlink():
         raise UsageError(f"{root}: no such file or folder")
-    releases, backends = releases_from_site(Path(args.site)) if args.site else releases_from_content(Path(args.content))
+    if remote.is_url(args.site):
+        atlas = remote.Atlas(args.site, args.timeout)
+        releases, backends = remote.releases(atlas, args.start, args.end, args.backend or "")
+    else:
+        releases, backends = (
+            releases_from_site(Path(args.site)) if args.site else releases_from_content(Path(args.content))
+        )
     found = targets(releases, args.start, args.end, args.backend or "", backends)
     report = scan_tree(root, found)
     report.uncovered = tuple(uncovered(releases, args.start, args.end))
@@ -327,6 +333,9 @@ def command(args) -> int:
 
 
 def _print(report: Report, args) -> None:
+    if args.format == "sarif":
+        print(sarif.dumps(report, GROUP_WORDS, args.site if remote.is_url(args.site) else None))
+        return
     if args.format == "json":
         data = {
             "from": args.start,
