@@ -106,7 +106,7 @@ def test_every_link_is_a_target_a_finger_can_hit(browser, served, url, width):
     try:
         page = context.new_page()
         page.goto(served + url, wait_until="networkidle")
-        page.wait_for_function(LAID_OUT)
+        page.wait_for_function(LAID_OUT, timeout=120_000)  # a few idle moments per area, on a busy machine
         if not AXE.exists():
             pytest.fail(f"{AXE} not found: run `npm ci` (or `make test`) first")
         page.add_script_tag(path=str(AXE))

@@ -249,7 +249,7 @@
      held the main thread 0.8 s on a busy machine); the article is marked atlas-laid-out once
      every box stands where it is drawn. */
   function idle(step) {
-    if ("requestIdleCallback" in window) return requestIdleCallback(step, { timeout: 1000 });
+    if ("requestIdleCallback" in window) return requestIdleCallback(step, { timeout: 250 });
     setTimeout(function () {
       const start = performance.now();
       step({ didTimeout: false, timeRemaining: function () { return Math.max(0, 8 - (performance.now() - start)); } });
@@ -262,10 +262,13 @@
     if (!areas.length) return;
     let next = 0;
     function step(deadline) {
+      // An idle moment's time, or, on a browser too busy to idle (the callback's timeout), 10 ms.
+      const start = performance.now();
+      const left = function () { return deadline.didTimeout ? 10 - (performance.now() - start) : deadline.timeRemaining(); };
       do {
         areas[next++].classList.add("atlas-laid-out");
-        areas[next - 1].getBoundingClientRect();  // its layout now, in this idle moment
-      } while (next < areas.length && !deadline.didTimeout && deadline.timeRemaining() > 4);
+        areas[next - 1].getBoundingClientRect();  // its layout now, in this moment
+      } while (next < areas.length && left() > 4);
       if (next < areas.length) idle(step);
       else article.classList.add("atlas-laid-out");
     }
