@@ -2,7 +2,7 @@
    stdin: {"normalise": [query...], "shard": [[key, count]...], "plain": [text...],
            "tokens": [paste...], "matches": [[symbols, paste]...], "env": [paste...],
            "answers": {"data": envpaste.view, "cases": [[paste, target]...]}, "kind": [key...],
-           "symptom": [[symptom, paste]...]}
+           "symptom": [[symptom, paste]...], "forms": [key...], "call": [text...]}
    stdout: the same keys, each with the outputs in order (token sets as sorted arrays). */
 "use strict";
 const rules = require(process.argv[2]);
@@ -18,4 +18,6 @@ process.stdout.write(JSON.stringify({
   answers: input.answers.cases.map(([paste, target]) => rules.envAnswers(rules.readEnv(paste), input.answers.data, target)),
   kind: input.kind.map((q) => rules.queryKind(q)),
   symptom: input.symptom.map(([symptom, paste]) => rules.symptomMatches(symptom, paste)),
+  forms: input.forms.map((key) => rules.nameForms(key)),
+  call: input.call.map((text) => rules.pastedCall(text)),
 }));

@@ -488,3 +488,19 @@ def test_home_flags_an_overdue_removal_and_a_change_with_a_removal_release(conte
         (urls.at(urls.release("2.9"), anchor), "2.11", "due"),
         (urls.feature("old-wheel"), "2.9", "overdue"),
     ]
+
+
+def test_the_timeline_rows_are_in_the_order_its_page_states():
+    """Issue 46: each timeline page's rows by the release that first announced the feature, oldest
+    first, then by title; the page says so in those words."""
+    from generator.pages.pagelist import ROOT
+    from tests.conftest import real_model
+
+    site = real_model()
+    order = {r.version: i for i, r in enumerate(site.releases)}
+    for matrix in site.timeline:
+        keys = [(order[row.feature.entries[0].release], row.feature.title.casefold()) for row in matrix.rows]
+        assert len(keys) > 10 and keys == sorted(keys)
+        assert len({k[0] for k in keys}) > 1  # more than one release's features: the order is tested
+    said = (ROOT / "templates" / "timeline.md.j2").read_text(encoding="utf-8")
+    assert "Rows are in the order the features were first announced, oldest first" in said

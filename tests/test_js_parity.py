@@ -62,6 +62,22 @@ ENV_LINES = [
 ]
 HARNESS = ROOT / "tests" / "js_parity.js"
 
+CALLS = [
+    "profile(use_cuda=True)",
+    "torch.profiler.profile(activities=[ProfilerActivity.CPU], record_shapes=True)",
+    "  torch.load(f, weights_only=False);  ",
+    "torch.load(f)",
+    "f(a == b)",
+    "f(x=g(y=1), z=2)",
+    "torch.onnx.export(model, args, dynamic_axes={'x': {0: 'b'}},\n  opset_version=17)",
+    "x = f(a=1)",
+    "f.(a=1)",
+    "\u3000f(a=1)\x85",
+    "\ufefff(a=1)",
+    "f(é=1, a=1)",
+    "f(a=1",
+]
+
 HOSTILE = [
     "",
     " ",
@@ -129,6 +145,11 @@ HOSTILE = [
 ]
 
 
+def _listed(call):
+    """A pasted call as JSON gives it back: lists, not tuples."""
+    return None if call is None else [call[0], call[1]]
+
+
 def _change_texts() -> list[dict]:
     out = []
     for path in sorted((ROOT / "content" / "changes").glob("*.yaml")):
@@ -187,6 +208,8 @@ def cases() -> dict:
         [m, p] for m in messages for p in [m, m.upper(), f"Traceback:\n  x\n{m}\n", m[3:20], m[:11], "torch"]
     ]
     payload["symptom"] += [[m, p] for m in HOSTILE[:40] for p in HOSTILE[:40:3]]
+    payload["forms"] = keys + ["cuda graphs", "cuda-graphs", "class", "kernels", "bus", "fsdp2 wrappers"]
+    payload["call"] = HOSTILE + CALLS + [t.split("\n")[0] for t in texts[:200]]
     python = {
         "normalise": [search.normalise(q) for q in payload["normalise"]],
         "shard": [search.shard(k) for k, _ in payload["shard"]],
@@ -197,12 +220,14 @@ def cases() -> dict:
         "answers": [envpaste.answers(envpaste.read(p), env_data, t) for p, t in payload["answers"]["cases"]],
         "kind": [search.query_kind(k) for k in payload["kind"]],
         "symptom": [search.symptom_matches(m, p) for m, p in payload["symptom"]],
+        "forms": [search.name_forms(k) for k in payload["forms"]],
+        "call": [_listed(search.pasted_call(t)) for t in payload["call"]],
     }
     return {"input": payload, "python": python, "node": _node(payload)}
 
 
 @pytest.mark.parametrize(
-    "rule", ["normalise", "shard", "plain", "tokens", "matches", "env", "answers", "kind", "symptom"]
+    "rule", ["normalise", "shard", "plain", "tokens", "matches", "env", "answers", "kind", "symptom", "forms", "call"]
 )
 def test_javascript_gives_the_python_answer(cases, rule):
     inputs, python, node = cases["input"][rule], cases["python"][rule], cases["node"][rule]
@@ -234,6 +259,8 @@ def test_the_inputs_reach_every_branch(cases):
     assert any("deprecated since" in a["text"] for a in answered)
     assert {"number", "version", "text"} <= set(python["kind"])
     assert True in python["symptom"] and False in python["symptom"]
+    assert ["cuda graph", "cudagraph"] in python["forms"] and [] in python["forms"]
+    assert ["profile", ["use_cuda"]] in python["call"] and None in python["call"]
 
 
 def test_the_browser_reads_the_number_of_names_files_the_build_wrote():

@@ -187,3 +187,59 @@ def test_records_left_by_a_killed_index_child_are_removed_by_the_next(tmp_path, 
     search_child._remove_orphans(tmp_path)
     assert not dead.exists()
     assert (alive / "0001.html").exists()
+
+
+def test_exact_input_is_a_name_by_rule():
+    """Issue 46: a class or module name a feature's API name ends with is a name of that feature
+    (before the symbol of the same name); an argument a change that asks something of an upgrade
+    names leads to it before a build variable spelled the same (USE_CUDA); a release the cadence
+    plans and the Atlas does not cover leads to the coverage statement; "calendar" and
+    "subscribe" to the API page's calendar; a former id's words only where the name says them."""
+    from generator.pipeline.build import site_model
+
+    site = site_model(ROOT / "content")
+    table = search.names(site, search.page_meta(site))
+
+    def first(typed: str) -> str:
+        return table[search.normalise(typed)][0][0]
+
+    assert first("LinearCrossEntropyLoss") == first("torch.nn.LinearCrossEntropyLoss")
+    assert first("LinearCrossEntropyLoss") == "features/linear-cross-entropy-loss/"
+    assert first("pipelining") == "features/pipeline-parallel/"
+    assert [hit[0] for hit in table["use_cuda"]][:2] == ["releases/2.14/#c-c820809d", "releases/2.0/#c-961af025"]
+    newest = site.releases[-1].version
+    later = [p.version for p in site.content.planned if search._version_key(p.version) > search._version_key(newest)]
+    assert later and all(first(f"PyTorch {v}") == first(f"{v}.0") == search.COVERAGE for v in later)
+    assert first(newest) == f"releases/{newest}/"
+    assert first("calendar") == first("subscribe") == "api/#calendar"
+    assert "cuda graphs" not in table and first("cuda-graphs") == "features/cuda-graph-annotations/"
+    assert first("cudagraph") == "symbols/torch.cuda/#torch.cuda.CUDAGraph"
+
+
+@pytest.mark.parametrize(
+    "key, forms",
+    [
+        ("cuda graphs", ["cuda graph", "cudagraph"]),
+        ("cuda-graphs", ["cuda graphs", "cuda graph", "cudagraph"]),
+        ("dtensors", ["dtensor"]),
+        ("class", []),
+        ("bus", []),
+    ],
+)
+def test_a_plural_or_hyphenated_query_has_other_forms(key, forms):
+    assert search.name_forms(key) == forms
+
+
+@pytest.mark.parametrize(
+    "text, call",
+    [
+        ("profile(use_cuda=True)", ("profile", ["use_cuda"])),
+        ("torch.profiler.profile(activities=[a], record_shapes=True)", ("profile", ["activities", "record_shapes"])),
+        ("f(x=g(y=1), z=2)", ("f", ["x", "y", "z"])),
+        ("torch.load(f)", None),
+        ("f(a == b)", None),
+        ("x = f(a=1)", None),
+    ],
+)
+def test_a_pasted_call_is_its_callee_and_keyword_arguments(text, call):
+    assert search.pasted_call(text) == call

@@ -239,10 +239,19 @@ def ancestors(node: CatalogueFeature, catalogue_by_id: dict) -> tuple[CatalogueF
     return tuple(reversed(out))
 
 
+def timeline_order(feature: Feature, order: dict[str, int]) -> tuple[int, str, str]:
+    """A timeline row's place: the release that first announced the feature, oldest first, then
+    its title alphabetically (timeline.md.j2 says so)."""
+    return (min(order[e.release] for e in feature.entries), feature.title.casefold(), feature.id)
+
+
 def timeline(eras: Eras, tiers: tuple[Tier, ...], features: tuple[Feature, ...]) -> tuple[Matrix, ...]:
     """The timeline pages, newest first (model.page_spans: /timeline/ the newest releases, then
     /timeline/X.Y-X.Y/ each earlier span, so no page grows with every release): each a row per feature an entry of its
-    releases names, lined up under those releases, the tier in force carried in from before."""
+    releases names, lined up under those releases, the tier in force carried in from before.
+    Rows in `timeline_order`, which the page states."""
+    order = {v: i for i, (v, _) in enumerate(eras)}
+    features = tuple(sorted(features, key=lambda f: timeline_order(f, order)))
     pages = []
     for start, stop in page_spans(tuple(v for v, _ in eras)):
         shown = {v for v, _ in eras[start:stop]}

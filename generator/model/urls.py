@@ -290,6 +290,7 @@ def span_anchor(section: str, first: str, last: str) -> str:
     return f"{section}-{first}-{last}".replace(".", "-")
 
 
+RULES = "how-the-atlas-states"  # /tiers/: how every page states a feature's standing and ending
 LEDGER = "deprecated"  # the deprecation ledger's sections by span: span_anchor(LEDGER, first, last)
 
 

@@ -52,7 +52,7 @@ def text_width(text: str) -> float:
 
 
 STATES = (
-    "A feature's standing as the PyTorch Release Atlas states it (README, What the Atlas states): its tier "
+    "A feature's standing as the PyTorch Release Atlas states it: its tier "
     "now, in the 2.8+ vocabulary, and the release it has held that tier since."
 )
 

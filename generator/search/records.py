@@ -60,6 +60,23 @@ SECTION_PAGES = {
     urls.SEARCH: ("Search", "search results", "all results"),
 }
 
+# Where a reader subscribes: the API page's sections on the calendar and the feeds (their
+# headings' anchors), by the words a reader would use for them: title, line, words.
+SUBSCRIBE = {
+    urls.at(urls.API_PAGE, "calendar"): (
+        "Calendar of releases (calendar.ics)",
+        "Every release, patch release and planned release, and the removals due in each: "
+        "subscribe to it in a calendar application.",
+        ("calendar", "subscribe", "calendar.ics", "ics", "ical", "icalendar", "release calendar", "release dates"),
+    ),
+    urls.at(urls.API_PAGE, "atom-feeds"): (
+        "Atom feeds",
+        "A feed of every release, and one per backend, feature and API module: follow them in a feed reader.",
+        ("feed", "feeds", "subscribe", "atom", "atom feed", "rss", "rss feed", "feed.xml", "news feed"),
+    ),
+}
+COVERAGE = urls.at(urls.RELEASES, "coverage")  # the statement of what the Atlas covers (releases.md.j2)
+
 
 def normalise(query: str) -> str:
     """A name as the table keys it (atlas-search.js `normalise` does the same to what is typed):
@@ -74,6 +91,7 @@ NUMBER = re.compile(r"[0-9]+")  # a normalised query that is a PR or issue numbe
 VERSION = re.compile(r"v?[0-9]+(?:\.[0-9]+){1,3}")  # a release, a patch, a CUDA or Python version
 CODE = re.compile(r"`([^`\n]+)`")  # an inline code span of hand-written Markdown
 ENV_VAR = re.compile(r"\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b")  # TORCH_TRACE, as a change or a feature name holds it
+ARGUMENT = re.compile(r"[a-z][a-z0-9]*_[a-z0-9_]+")  # use_cuda: an argument, a config key or a function, bare
 
 
 def query_kind(key: str) -> str:
@@ -101,6 +119,32 @@ def symptom_matches(symptom: str, pasted: str) -> bool:
     return message in paste or (len(paste) >= 12 and paste.count(" ") >= 2 and paste in message)
 
 
+def name_forms(key: str) -> list[str]:
+    """The other forms of a normalised query that names nothing (atlas-rules.js `nameForms`),
+    tried in this order: hyphens as spaces ("cuda-graph": "cuda graph"), the last word's plural
+    as its singular ("cuda graphs": "cuda graph"), and the words of that joined as a class name
+    joins them ("cudagraph", for torch.cuda.CUDAGraph)."""
+    spaced = " ".join(key.replace("-", " ").split())
+    singular = re.sub(r"(?<=[a-z]{3})(?<!s)s$", "", spaced)
+    forms = [spaced, singular, singular.replace(" ", "")] if " " in singular else [spaced, singular]
+    return [f for f in dict.fromkeys(forms) if f and f != key]
+
+
+CALL = re.compile(r"([A-Za-z_][A-Za-z0-9_.]*)[ \t]*\((.*)\)[ \t]*;?", re.DOTALL)
+KEYWORD = re.compile(r"(?:^|[,(])[ \t\n]*([A-Za-z_][A-Za-z0-9_]*)[ \t]*=(?!=)")
+
+
+def pasted_call(text: str) -> tuple[str, list[str]] | None:
+    """A pasted call (atlas-rules.js `pastedCall`): `profile(use_cuda=True)` is the callee's last
+    name ("profile") and the keyword arguments it passes (["use_cuda"]); None when the text is
+    not one call, or passes no keyword argument."""
+    match = CALL.fullmatch(text.strip())
+    if not match:
+        return None
+    keywords = list(dict.fromkeys(KEYWORD.findall(match[2])))
+    return (match[1].rstrip(".").rpartition(".")[2], keywords) if keywords else None
+
+
 SHARDS = 1024  # names files; a search fetches one (about 1 kB at 1x, 12 kB at 10x)
 SHARD_DIGITS = len(f"{SHARDS - 1:x}")  # a names file's name: its number in hex, this wide
 
@@ -122,11 +166,17 @@ def _feature_names(node) -> list[str]:
     is also known by; a name's acronym ("… (FSDP2)"); a name without a trailing "wheels" or
     "support", and a version "13.0" as "13"; an id with underscores (flex_attention); the last
     part of a dotted API name (torch.compiler.set_stance: set_stance); an environment variable a
-    name holds (tlparse and TORCH_TRACE: TORCH_TRACE), which its changes would otherwise claim."""
+    name holds (tlparse and TORCH_TRACE: TORCH_TRACE), which its changes would otherwise claim, and
+    the argument or option a name ends with (torch.load weights_only: weights_only), which the
+    changes naming that argument would (`_change_names`)."""
     out = [node.name, *node.also]
     out += [v for name in (node.name, *node.also) for v in ENV_VAR.findall(name)]
+    said = normalise(" ".join((node.name, *node.also)).replace("-", " "))
     for fid in (node.id, *node.aliases):
-        out += [fid, fid.replace("-", " "), fid.replace("-", "_")]
+        # A former id's words only where the name still says them: "cuda graphs", once the id of
+        # what is now CUDA Graph kernel annotations, is not that feature's name.
+        spaced = fid.replace("-", " ")
+        out += [fid, fid.replace("-", "_")] + ([spaced] if fid == node.id or spaced in said else [])
     acronym = re.search(r"\(([^()]+)\)\s*$", node.name)
     if acronym:
         out += [acronym[1], node.name[: acronym.start()].strip()]
@@ -135,7 +185,24 @@ def _feature_names(node) -> list[str]:
         out += [short, re.sub(r"\b(\d+)\.0\b", r"\1", short)]
     if re.fullmatch(r"torch(\.\w+)+", node.name):
         out.append(node.name.rpartition(".")[2])
+    for name in [node.name, *node.also] + ([acronym[1]] if acronym else []):
+        out += _api_name_forms(name)
+    for name in (node.name, *node.also):  # "torch.load weights_only": the argument it is about
+        head, _, last = name.rpartition(" ")
+        if head and re.fullmatch(r"[A-Za-z][A-Za-z0-9]*_[A-Za-z0-9_]+", last):
+            out.append(last)
     return out
+
+
+def _api_name_forms(name: str) -> list[str]:
+    """A feature named by an API name (nn.LinearCrossEntropyLoss, "… (torch.distributed.pipelining)"):
+    that name under torch., and its last part where a reader would type it for nothing else
+    (a class or module name of 8 characters or more, or one joined by "_")."""
+    if not re.fullmatch(r"[A-Za-z_]\w*(\.\w+)+", name):
+        return []
+    last = name.rpartition(".")[2]
+    out = [name if name.startswith("torch.") else f"torch.{name}"]
+    return out + ([last] if len(last) >= 8 or "_" in last.strip("_") else [])
 
 
 # Pages of a release that a reader names with the release: "upgrading to 2.9", "2.6 deprecations".
@@ -163,6 +230,9 @@ def names(site: Site, pages: dict[str, tuple[str, str]]) -> dict[str, list[list[
 
     for url, words in SECTION_PAGES.items():
         add([pages[url][0], *words] if url in pages else words, url)  # the page's own title first
+    for url, (title, line, words) in SUBSCRIBE.items():
+        meta[url] = (title, line)
+        add(words, url)
     for view in site.backend_views:  # "XPU" is the backend, not "Intel GPU (XPU) support"
         backend = view.backend
         add([backend.name, backend.id, f"{backend.name} backend", *backend.also], urls.backend(backend.id))
@@ -176,6 +246,7 @@ def names(site: Site, pages: dict[str, tuple[str, str]]) -> dict[str, list[list[
         meta[url] = (f"{tier.name} tier", _short(plain(tier.description)))
         add([tier.name, tier.id, f"{tier.name} tier"], url)
     _release_names(site, add, meta)
+    _uncovered_names(site, add, meta)
     _symbol_names(site, add, meta)
     _change_names(site, add, meta)
     return table
@@ -209,9 +280,25 @@ def _release_names(site: Site, add, meta: dict) -> None:
             add([f"{v} {w}" for w in words] + [f"{w} {v}" for w in words] + [f"{w} in {v}" for w in words], url)
 
 
+def _uncovered_names(site: Site, add, meta: dict) -> None:
+    """A release PyTorch's cadence plans and the Atlas does not cover yet ("2.15", "PyTorch 2.15",
+    "2.15.0"), to the statement of what the Atlas covers."""
+    newest = _version_key(site.releases[-1].version)
+    meta[COVERAGE] = ("Releases not on the Atlas yet", site.coverage.text)
+    for planned in site.content.planned:
+        if _version_key(planned.version) > newest:
+            add(_version_names(planned.version), COVERAGE)
+
+
+def _version_key(version: str) -> tuple[int, ...]:
+    return tuple(int(part) for part in version.split("."))
+
+
 def _change_names(site: Site, add, meta: dict) -> None:
-    """A PR number, to the change citing it first; an environment variable, to the changes that
-    name it (those an upgrade must act on first, newest first)."""
+    """A PR number, to the change citing it first; an environment variable, or an argument a
+    change that asks something of an upgrade names (`use_cuda`), to the changes that name it
+    (those an upgrade must act on first, newest first). USE_CUDA and use_cuda share a key: the
+    browser puts the hits whose line writes it as typed first (atlas-search.js `asTyped`)."""
     variables: dict[str, list] = {}
     for release in reversed(site.releases):
         for change in _changes(site, release):
@@ -224,8 +311,8 @@ def _change_names(site: Site, add, meta: dict) -> None:
                 meta[url] = (f"PyTorch {release.version} · issue #{number}", _short(plain(change.change.text)))
                 add([str(number)], url)
             for name in change.symbols:
-                if ENV_VAR.fullmatch(name):
-                    variables.setdefault(name, []).append((not change.group, release, change))
+                if ENV_VAR.fullmatch(name) or (change.group and ARGUMENT.fullmatch(name)):
+                    variables.setdefault(name.lower(), []).append((not change.group, release, change))
     for name, uses in sorted(variables.items()):
         for _, release, change in sorted(uses, key=lambda u: u[0]):  # stable: newest first within
             url = urls.at(urls.release(release.version), change.anchor)

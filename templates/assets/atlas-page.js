@@ -241,6 +241,40 @@
   }
   window.addEventListener("hashchange", openTarget);
 
+  /* The change lists render lazily (atlas.css: content-visibility on open areas), so a long page
+     shows at once. Until an area comes near the screen it stands at a guessed height, and
+     whatever measures the page sees its changes' PR links and ¶ overlap the next area's heading
+     (axe's target-size rule counted 73 such on /releases/2.14/). So, while the browser is idle,
+     the areas are laid out for good, a few per idle moment (laying out the 2.12 page at once
+     held the main thread 0.8 s on a busy machine); the article is marked atlas-laid-out once
+     every box stands where it is drawn. */
+  function idle(step) {
+    if ("requestIdleCallback" in window) return requestIdleCallback(step, { timeout: 250 });
+    setTimeout(function () {
+      const start = performance.now();
+      step({ didTimeout: false, timeRemaining: function () { return Math.max(0, 8 - (performance.now() - start)); } });
+    }, 16);
+  }
+
+  function layOut() {
+    const article = document.querySelector(".md-content article");
+    const areas = article ? Array.from(article.querySelectorAll("details.atlas-area")) : [];
+    if (!areas.length) return;
+    let next = 0;
+    function step(deadline) {
+      // An idle moment's time, or, on a browser too busy to idle (the callback's timeout), 10 ms.
+      const start = performance.now();
+      const left = function () { return deadline.didTimeout ? 10 - (performance.now() - start) : deadline.timeRemaining(); };
+      do {
+        areas[next++].classList.add("atlas-laid-out");
+        areas[next - 1].getBoundingClientRect();  // its layout now, in this moment
+      } while (next < areas.length && left() > 4);
+      if (next < areas.length) idle(step);
+      else article.classList.add("atlas-laid-out");
+    }
+    idle(step);
+  }
+
   /* A page whose answer is in its query (/upgrade/?from=…&to=…, /compare/): its canonical link
      keeps the query, so what is shared from the page is that range (the build names no og:url
      for these pages, generator.describe.QUERY_PAGES). */
@@ -250,5 +284,5 @@
     if (link) link.href = location.href.split("#")[0];
   }
 
-  atlas.onPage(function () { keepQuery(); initScrollwraps(); initMatrices(); initJumpMenu(); initFolds(); });
+  atlas.onPage(function () { keepQuery(); initScrollwraps(); initMatrices(); initJumpMenu(); initFolds(); layOut(); });
 })();

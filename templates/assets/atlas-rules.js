@@ -7,6 +7,8 @@
      pastedTokens  generator/symbols.py tokens: what pasted code uses
      usesAny       generator/symbols.py matches: does a change name something the paste uses
      queryKind     generator/search.py query_kind: a number, a version or text
+     nameForms     generator/search.py name_forms: a plural or hyphenated query's other forms
+     pastedCall    generator/search.py pasted_call: the callee and keyword arguments of a call
      messageKey, symptomMatches   generator/search.py message_key, symptom_matches: does a
                    pasted message or traceback show a change's error text
 
@@ -42,6 +44,26 @@
   function queryKind(key) {
     if (/^[0-9]+$/.test(key)) return "number";
     return /^v?[0-9]+(?:\.[0-9]+){1,3}$/.test(key) ? "version" : "text";
+  }
+
+  /* The other forms of a normalised query that names nothing, in the order they are tried:
+     hyphens as spaces, the last word's plural as its singular, those words joined ("cudagraph"). */
+  function nameForms(key) {
+    const spaced = words(key.replace(/-/g, " "));
+    const singular = spaced.replace(/(?<=[a-z]{3})(?<!s)s$/, "");
+    const forms = singular.includes(" ") ? [spaced, singular, singular.replace(/ /g, "")] : [spaced, singular];
+    return Array.from(new Set(forms)).filter(function (f) { return f && f !== key; });
+  }
+
+  /* A pasted call: [the callee's last name, the keyword arguments it passes], or null. */
+  const CALL = /^([A-Za-z_][A-Za-z0-9_.]*)[ \t]*\((.*)\)[ \t]*;?$/s;
+  const KEYWORD = /(?:^|[,(])[ \t\n]*([A-Za-z_][A-Za-z0-9_]*)[ \t]*=(?!=)/g;
+  const TRIM = new RegExp("^[" + SPACE + "]+|[" + SPACE + "]+$", "g");  // str.strip()
+  function pastedCall(text) {
+    const m = CALL.exec(text.replace(TRIM, ""));
+    if (!m) return null;
+    const keywords = Array.from(new Set(Array.from(m[2].matchAll(KEYWORD), function (k) { return k[1]; })));
+    return keywords.length ? [m[1].replace(/\.+$/, "").split(".").pop(), keywords] : null;
   }
 
   /* An error or warning text as symptoms are compared. */
@@ -326,5 +348,6 @@
     normalise: normalise, shard: shard, plain: plain, pastedTokens: pastedTokens, usesAny: usesAny,
     concerns: concerns, collect: collect, readEnv: readEnv, envAnswers: envAnswers,
     queryKind: queryKind, messageKey: messageKey, symptomMatches: symptomMatches,
+    nameForms: nameForms, pastedCall: pastedCall,
   };
 })());

@@ -47,6 +47,27 @@
       }
       return shards.get(part).then(function (table) { return Object.prototype.hasOwnProperty.call(table, key) ? table[key] : []; });
     }
+    /* The names table's hits for a text query, else for the first of its other forms that
+       names something (rules.nameForms: "CUDA graphs" is "cuda graph", then "cudagraph");
+       [hits, the form found]. */
+    async function namesOrForms(key, kind) {
+      const hits = await names(key);
+      if (hits.length || kind !== "text") return [hits, ""];
+      for (const form of rules.nameForms(key)) {
+        const found = await names(form);
+        if (found.length) return [found, form];
+      }
+      return [[], ""];
+    }
+    /* A pasted call's hits (rules.pastedCall): the changes naming an argument it passes, those
+       whose line names the callee too first ("profile(use_cuda=True)": the removal of use_cuda
+       from torch.profiler.profile). */
+    async function callHits(call) {
+      const found = (await Promise.all(call[1].slice(0, 8).map(function (a) { return names(a.toLowerCase()); }))).flat();
+      const callee = new RegExp("(^|[^A-Za-z0-9_])" + call[0] + "(?![A-Za-z0-9_])");
+      const about = function (h) { return callee.test(h[2] || ""); };
+      return found.filter(about).concat(found.filter(function (h) { return !about(h); }));
+    }
     let symptomList = null;
     /* The changes whose error or warning text (`symptom:`) the query shows: a pasted message or
        traceback, or a part of one (generator/search.py symptoms). */
@@ -82,6 +103,26 @@
       }
       return null;
     }
+    /* A query of words and a dotted name (`torch.cat empty`) that no page holds as typed:
+       Pagefind's search of the name's parts as words, the pages naming it first (its parts in
+       order, joined by punctuation and at most one word: "torch.[con]cat[enate]" names
+       torch.cat), then the rest in Pagefind's order; null when no page holds them all. */
+    async function withName(mod, q, filters, preloaded) {
+      const tokens = q.split(/\s+/).filter(Boolean);
+      const dotted = tokens.filter(function (t) { return /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)+$/.test(t); });
+      if (!dotted.length || dotted.length === tokens.length) return null;
+      const found = await mod.search(tokens.map(function (t) { return t.replace(/\./g, " "); }).join(" "), { filters: filters });
+      if (!found.results.length) return null;
+      const naming = dotted.map(function (t) {
+        return new RegExp("(^|[^A-Za-z0-9_.])" + t.split(".").join("[^A-Za-z0-9_\\s]+(?:[A-Za-z0-9_]+[^A-Za-z0-9_\\s]+)?") + "(?![A-Za-z0-9_])", "i");
+      });
+      const first = found.results.slice(0, 50);
+      const data = await Promise.all(first.map(function (r) { return r.data(); }));
+      first.forEach(function (r, i) { preloaded.set(r, data[i]); });
+      const names = first.filter(function (r, i) { return naming.every(function (n) { return n.test(data[i].content || ""); }); });
+      const rest = found.results.filter(function (r) { return names.indexOf(r) < 0; });
+      return { results: names.concat(rest), naming: names.length ? dotted : [] };
+    }
     /* The words of a query a hit must hold as written (at the start of a word: "optimizer" is in
        "optimizers", not in "optimization", which Pagefind's stemmer makes the same word): those of
        letters, of a query of two to six words (a longer one is a pasted message). */
@@ -92,6 +133,18 @@
     function holdsWords(content, words) {
       const text = content.toLowerCase();
       return words.every(function (w) { return new RegExp("(^|[^a-z0-9])" + w).test(text); });
+    }
+    /* The names table's hits with those whose line writes the query as typed ahead of those
+       writing it in another case (USE_CUDA and use_cuda share a key); the others keep their places. */
+    function asTyped(hits, q) {
+      const typed = q.trim().replace(/^[`'"]+|[`'"]+$/g, ""), lower = typed.toLowerCase();
+      const slots = [];
+      hits.forEach(function (h, i) { if (lower && (h[2] || "").toLowerCase().includes(lower)) slots.push(i); });
+      const order = slots.map(function (i) { return hits[i]; });
+      order.sort(function (a, b) { return (b[2].includes(typed) ? 1 : 0) - (a[2].includes(typed) ? 1 : 0); });
+      const out = hits.slice();
+      slots.forEach(function (i, k) { out[i] = order[k]; });
+      return out;
     }
     /* A full-text hit contains the query as written (a version "13.2.2" is not "13.2" or #1322xx). */
     function holds(content, key) {
@@ -111,10 +164,16 @@
     async function search(q, filters, limit) {
       const filtered = Object.keys(filters).length > 0;
       const key = rules.normalise(q), kind = rules.queryKind(key);
+      const call = kind === "text" ? rules.pastedCall(q) : null;
       const mod = await pf();
-      const [caused, known] = await Promise.all([filtered ? [] : causes(q), filtered ? [] : names(key)]);
-      let found = kind === "number" ? { results: [] } : await mod.search(q, { filters: filters });
-      let partly = false;
+      const [caused, [named0, form]] = await Promise.all([
+        filtered ? [] : causes(q),
+        filtered ? [[], ""] : call ? callHits(call).then(function (h) { return [h, ""]; }) : namesOrForms(key, kind),
+      ]);
+      const known = asTyped(named0, q);
+      const asked = call ? [call[0]].concat(call[1]).join(" ") : q;  // a call's callee and arguments, as words
+      let found = kind === "number" ? { results: [] } : await mod.search(asked, { filters: filters });
+      let partly = false, naming = [];
       const preloaded = new Map();
       let stemmed = false;  // Pagefind's first hits hold the query's words only through their stems
       const words = kind === "text" ? plainWords(q) : [];
@@ -124,7 +183,9 @@
         first.forEach(function (r, i) { preloaded.set(r, data[i]); });
         stemmed = !data.some(function (d) { return holdsWords(d.content || "", words); });
       }
-      if (kind === "text" && (!found.results.length || stemmed)) {
+      const spelled = kind === "text" && !found.results.length ? await withName(mod, q, filters, preloaded) : null;
+      if (spelled) { found = spelled; naming = spelled.naming; }
+      else if (kind === "text" && (!found.results.length || stemmed)) {
         const most = await partial(mod, q, filters);
         if (most) { found = most; partly = true; }
       }
@@ -162,7 +223,7 @@
       hits.push.apply(hits, await more(limit + hits.length));
       return {
         filtered: filtered, exact: known.length > 0, cause: caused.length > 0, hits: hits, more: more,
-        partial: partly, kind: kind, key: key,
+        partial: partly, kind: kind, key: key, form: form, call: known.length ? call : null, naming: naming,
         verbatim: function () { return verbatim; },
         left: function () { return results.length - next; },
         total: function () { return first.length + results.length - repeated; },
@@ -248,10 +309,13 @@
       const n = found.key;
       return ["PR or issue #" + n + " is not in the Atlas's change lists", el("a", { href: DATA.pr.replace("{}", n) }, "#" + n + " on GitHub")];
     }
+    if (found.call && !found.filtered) return ["the first results name " + found.call[1].join(", ") + ", what this call passes to " + found.call[0], null];
+    if (found.form && !found.filtered) return ["exact match for “" + found.form + "”", null];
     if (found.filtered || found.exact) return ["", null];
     if (found.kind === "version" && !found.hits.length) return ["no page of the Atlas writes " + found.key + " whole", null];
     const name = /^(torch\.)?[a-z_][a-z0-9_]*(\.[a-z0-9_]+)*$/.test(found.key) && /[._]/.test(found.key);
     if (!found.exact && !found.verbatim() && name) return ["the Atlas has no change naming “" + q.trim() + "”" + (found.hits.length ? "; these are near spellings" : ""), null];
+    if (found.naming.length) return ["the pages naming " + found.naming.join(" and ") + " come first", null];
     if (found.partial) return ["no page holds every word; these hold most of them", null];
     if (!found.exact && !found.verbatim() && found.hits.length) return ["no exact match", null];
     return ["", null];
