@@ -80,7 +80,7 @@ def enrich(content: Content, session: Session | None = None) -> Site:
     tier_by_id = {t.id: t for t in tiers}
     story = d(home.story_rows, families, releases, tier_by_id, feature_by_id)
     defaults = d(_defaults, releases, views)
-    site = Site(
+    return Site(
         content=content,
         releases=releases,
         versions=versions,
@@ -117,8 +117,8 @@ def enrich(content: Content, session: Session | None = None) -> Site:
         home=d(home.home, story, tiers, ledger, versions),
         coverage=d(_coverage, releases),
         supports=d(supports.stops, rows, catalogue, features),
+        left_builds=d(supports.left_builds, content.gpu.left if content.gpu else ()),
     )
-    return site
 
 
 def _change_views(d, releases: tuple[Release, ...], backends: tuple[Backend, ...], rules: tuple) -> tuple:

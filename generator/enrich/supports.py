@@ -111,3 +111,17 @@ def _row(version: str) -> str:
 def _key(value: str) -> tuple:
     digits = value.rstrip("t")
     return (*version_key(digits), value.endswith("t")) if digits.replace(".", "").isdigit() else (0, value)
+
+
+def left_builds(left: tuple[tuple[str, tuple[str, ...], tuple[str, ...], str], ...]) -> dict[str, dict]:
+    """Architecture -> the newest release whose notes say it left CUDA builds, those builds, the
+    release that said so first, and every such note as evidence (content/gpu_archs.yaml `left`):
+    Volta left the 12.8 and 12.9 builds in 2.8 and, again, in 2.11, whose notes say 2.10's builds
+    still had it, so the newest word decides."""
+    out: dict[str, dict] = {}
+    for release, cudas, archs, source in sorted(left, key=lambda lv: version_key(lv[0])):
+        for arch in archs:
+            said = out.setdefault(arch, {"first": release, "evidence": []})
+            said |= {"release": release, "cuda": list(cudas)}
+            said["evidence"].append([f"{release} notes: {arch} left the CUDA {' and '.join(cudas)} builds", source])
+    return out

@@ -447,6 +447,9 @@ class Site:
     home: Home  # the home page's glance table, what is on its way out, the picker's defaults
     coverage: Coverage | None = None  # what the Atlas covers, and the next release it does not yet
     supports: tuple[SupportStop, ...] = ()  # where each Python, CUDA and ROCm version stops (enrich.supports)
+    left_builds: dict = field(
+        default_factory=dict, hash=False
+    )  # architecture -> the CUDA builds it left, when (enrich.supports)
 
 
 @dataclass(frozen=True)
