@@ -139,6 +139,16 @@ def test_a_free_threaded_build_stops_where_the_notes_say_not_where_the_matrix_fa
     assert "lists it last in 2.12, and no source says it stopped." in t14["text"]
 
 
+def test_rocm_is_matched_as_the_build_tag_writes_it_and_another_source_is_shown():
+    (rocm,) = _answers("torch==2.5.1+rocm6.2")["rocm"]  # 2.5 builds ROCm 6.2, 2.6 ROCm 6.2.4
+    assert "The last release for ROCm 6.2 is 2.5; it stops in 2.6." in rocm["text"]
+    (rocm,) = _answers("torch==2.6.0+rocm6.2.4")["rocm"]
+    assert "The last release for ROCm 6.2.4 is 2.6; it stops in 2.7." in rocm["text"]
+    (rocm,) = _answers("torch==2.13.0+rocm7.2")["rocm"]  # the 2.14 post lists 7.2 beside 7.14
+    assert "it stops in 2.14. Another source lists it for 2.14 too." in rocm["text"]
+    assert rocm["evidence"][-1][1] == "https://pytorch.org/blog/pytorch-2-14-release-blog/"
+
+
 def test_a_deprecated_support_that_still_ships_says_so():
     data = envpaste.view(real_model())
     data["stops"]["cuda"]["13.0"] |= {"deprecated": "2.14", "planned": "2.16"}  # as a 2.14 entry would make it

@@ -121,6 +121,7 @@ def enrich(content: Content, session: Session | None = None) -> Site:
         name_endings=d(facts.name_endings, versions, views),
         inferences=d(facts.inferences, features, ledger, versions, views, removals),
         supports=d(supports.stops, rows, catalogue, features),
+        left_builds=d(supports.left_builds, content.gpu.left if content.gpu else ()),
     )
 
 

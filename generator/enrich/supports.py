@@ -2,10 +2,11 @@
 row names (and every one a catalogue feature is the support of), the releases that ship a wheel for
 it, the last of them, the release it stops in, and what that rests on. Part of the enrich stage.
 
-The rule (README "What the Atlas states"): a support a catalogue feature stands for ends where that
+The rule (README "A support's stop"): a support a catalogue feature stands for ends where that
 feature's ending says (generator.enrich.facts: the notes' word first, an entry removing it, else the
 first compatibility row without it), so the environment box and the feature page state one release;
-any other support ends after the last compatibility row that lists it. Where the notes and the
+any other support ends after the last compatibility row that lists it, but for a free-threaded
+build, which the matrix names only while experimental: only the notes end one. Where the notes and the
 matrix disagree (CUDA 12.8: the matrix lists it last in 2.11, the 2.13 notes remove its builds), the
 notes decide and both are shown: the stop carries the matrix's last row beside the entry.
 
@@ -111,3 +112,17 @@ def _row(version: str) -> str:
 def _key(value: str) -> tuple:
     digits = value.rstrip("t")
     return (*version_key(digits), value.endswith("t")) if digits.replace(".", "").isdigit() else (0, value)
+
+
+def left_builds(left: tuple[tuple[str, tuple[str, ...], tuple[str, ...], str], ...]) -> dict[str, dict]:
+    """Architecture -> the newest release whose notes say it left CUDA builds, those builds, the
+    release that said so first, and every such note as evidence (content/gpu_archs.yaml `left`):
+    Volta left the 12.8 and 12.9 builds in 2.8 and, again, in 2.11, whose notes say 2.10's builds
+    still had it, so the newest word decides."""
+    out: dict[str, dict] = {}
+    for release, cudas, archs, source in sorted(left, key=lambda lv: version_key(lv[0])):
+        for arch in archs:
+            said = out.setdefault(arch, {"first": release, "evidence": []})
+            said |= {"release": release, "cuda": list(cudas)}
+            said["evidence"].append([f"{release} notes: {arch} left the CUDA {' and '.join(cudas)} builds", source])
+    return out

@@ -515,6 +515,9 @@ class Site:
     name_endings: tuple[NameEnding, ...] = ()  # every torch.* name a record ends, by name (facts.name_endings)
     inferences: tuple[Inference, ...] = ()  # endings read from text the content has not confirmed (check lists them)
     supports: tuple[SupportStop, ...] = ()  # where each Python, CUDA and ROCm version stops (enrich.supports)
+    left_builds: dict = field(
+        default_factory=dict, hash=False
+    )  # architecture -> the CUDA builds it left, when (enrich.supports)
 
 
 @dataclass(frozen=True)

@@ -184,7 +184,7 @@ def view(site: Site) -> dict:
         "stops": stops,
         "archs": list(gpu.names) if gpu else [],
         "models": [list(m) for m in GPU_MODELS if gpu and m[1] in gpu.names],
-        "leaves": [[r, list(c), list(a), s] for r, c, a, s in gpu.left] if gpu else [],
+        "left": site.left_builds,
         "builds": _builds(gpu),
         "drivers": [list(d) for d in gpu.drivers] if gpu else [],
         "mps": [list(m) for m in gpu.mps] if gpu else [],
@@ -325,12 +325,10 @@ def _gpu_answers(env: dict, data: dict, row: dict) -> list[dict]:
             if env["cuda"] in miss:
                 text += f" Your CUDA {env['cuda']} build is one that does not."
             evidence = [[f"CUDA support matrix ({target})", builds["source"]]]
-        left = [lv for lv in data["leaves"] if arch in lv[2] and _key(lv[0]) <= _key(target)]
-        if left:
-            r, cudas, _, _ = left[-1]
-            text += f" {arch} left the CUDA {' and '.join(cudas)} builds in {r}"
-            text += f" (the {left[0][0]} notes said so first)." if len(left) > 1 else "."
-            evidence += [[f"{lv[0]} notes: {arch} left the CUDA {' and '.join(lv[1])} builds", lv[3]] for lv in left]
+        if left := data["left"].get(arch):
+            text += f" {arch} left the CUDA {' and '.join(left['cuda'])} builds in {left['release']}"
+            text += f" (the {left['first']} notes said so first)." if left["first"] != left["release"] else "."
+            evidence += left["evidence"]
         out.append(_answer("gpu", ok, text, evidence))
     return out
 

@@ -292,12 +292,11 @@
         if (miss.includes(env.cuda)) text += " Your CUDA " + env.cuda + " build is one that does not.";
         evidence = [["CUDA support matrix (" + target + ")", builds.source]];
       }
-      const left = data.leaves.filter(function (l) { return l[2].includes(arch) && vcmp(l[0], target) <= 0; });
-      if (left.length) {
-        const last = left[left.length - 1];
-        text += " " + arch + " left the CUDA " + last[1].join(" and ") + " builds in " + last[0];
-        text += left.length > 1 ? " (the " + left[0][0] + " notes said so first)." : ".";
-        evidence = evidence.concat(left.map(function (l) { return [l[0] + " notes: " + arch + " left the CUDA " + l[1].join(" and ") + " builds", l[3]]; }));
+      const left = Object.prototype.hasOwnProperty.call(data.left, arch) ? data.left[arch] : null;
+      if (left) {
+        text += " " + arch + " left the CUDA " + left.cuda.join(" and ") + " builds in " + left.release;
+        text += left.first !== left.release ? " (the " + left.first + " notes said so first)." : ".";
+        evidence = evidence.concat(left.evidence);
       }
       out.push(answer("gpu", ok, text, evidence));
     }
