@@ -13,12 +13,11 @@ from pathlib import Path
 from .cli import commands
 from .model import urls
 from .model.errors import exit_code
-
-DEFAULT_CONTENT = Path(__file__).resolve().parent.parent / "content"
+from .util.project import DEFAULT_CONTENT, SITE_NAME
 
 
 def parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="python -m generator", description="PyTorch Release Atlas site generator.")
+    p = argparse.ArgumentParser(prog="python -m generator", description=f"{SITE_NAME} site generator.")
     sub = p.add_subparsers(dest="verb", required=True)
     check = sub.add_parser("check", help="validate the content; print every problem")
     check.add_argument("--content", type=Path, default=DEFAULT_CONTENT)

@@ -73,13 +73,13 @@ def tagged(tmp_path_factory):
         # set before the model is made, which lists its pages (Site.pages).
         mp.setattr(computed, "CHANGES_ON_PAGE", 0)
         site = site_model(content)
-        return site, list(pages.pages(site)), render_all(site)
+        return site, list(site.pages), render_all(site)
 
 
 def test_golden_pages_cover_every_page_kind(rendered, tagged):
     site, tagged_pages, _ = tagged
     kinds = {p.template for p in tagged_pages}
-    covered = {p.template for p in pages.pages(site) if urls.source(p.url) in PAGES}
+    covered = {p.template for p in site.pages if urls.source(p.url) in PAGES}
     covered |= {p.template for p in tagged_pages if urls.source(p.url) in TAGGED_PAGES}
     assert covered == kinds
 
@@ -206,7 +206,7 @@ def test_pages_rendered_in_a_forked_child_are_the_bytes_rendered_here():
 
 
 def test_the_render_the_search_index_and_the_manifest_read_one_page_list(monkeypatch):
-    """The page list is listed once per model (Site.pages), in enrich, and every reader of it
+    """The page list is listed once per model (Site.pages), by the pipeline, and every reader of it
     (the render, the search index's names and records, the URL manifest) reads that one."""
     from generator.pipeline import manifest
     from generator.pipeline.build import site_model
@@ -220,6 +220,6 @@ def test_the_render_the_search_index_and_the_manifest_read_one_page_list(monkeyp
     rendered = render_all(site)
     meta = search.page_meta(site)
     search.records(site, meta)
-    assert {p.url for p in pages.pages(site)} <= manifest.published(site)
+    assert {p.url for p in site.pages} <= manifest.published(site)
     assert len(listed) == 1
     assert {urls.source(url) for url in meta} <= set(rendered)

@@ -13,8 +13,8 @@ from ..model.errors import ContentError, UsageError
 from ..pipeline import build as pipeline
 from ..pipeline import manifest
 from ..search import indexing
+from ..util.project import DEFAULT_CONTENT, ROOT
 
-DEFAULT_CONTENT = pipeline.ROOT / "content"
 SETTLE_AFTER = 1.0  # seconds without a save before live preview settles its heap
 POLL = 0.05  # seconds between two looks at the watched files
 SETTLE = 0.01  # seconds a rebuild waits, after a look found changes, for more (MkDocs' build_delay)
@@ -72,7 +72,7 @@ def serve(args) -> int:
     try:
         rebuild()
         server.watch(str(args.content))
-        for theme in (pipeline.ROOT / "templates", pipeline.CONFIG):  # what pages load beside their HTML
+        for theme in (ROOT / "templates", pipeline.CONFIG):  # what pages load beside their HTML
             server.watch(str(theme), whole=True)
         try:
             server.serve()

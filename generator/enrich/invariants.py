@@ -23,6 +23,7 @@ import functools
 import re
 from pathlib import Path
 
+from ..markup.textfilters import record_line
 from ..model import urls
 from ..model.computed import Site
 from ..model.content import DUE_STATUS, NO_TIER, Release, version_key
@@ -65,7 +66,7 @@ class _Where:
 
     def change(self, version: str, change, message: str) -> Problem:
         rel = f"changes/{version}.yaml"
-        return Problem(self._path(rel), self._change_line(rel, change.text.strip().split("\n", 1)[0]), 0, message)
+        return Problem(self._path(rel), self._change_line(rel, record_line(change.text)), 0, message)
 
     def catalogue(self, node, message: str) -> Problem:
         return Problem(self._path(node.source_file), node.line, 5, message)

@@ -18,7 +18,6 @@ if TYPE_CHECKING:
     import jsonschema
 
 SCHEMA_DIR = Path(__file__).resolve().parents[1] / "schemas"
-KINDS = ("release", "changes", "tiers", "backends", "areas", "features", "symbols", "cadence", "gpu_archs")
 
 
 @cache

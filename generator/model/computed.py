@@ -446,6 +446,11 @@ class Site:
     change_lists: tuple[str, ...]  # releases whose release-note change list is imported, oldest first
     home: Home  # the home page's glance table, what is on its way out, the picker's defaults
     coverage: Coverage | None = None  # what the Atlas covers, and the next release it does not yet
+    # Every page of the site (generator.pages.pagelist.Page items), in a fixed order, each with
+    # its view: listed once per model by the pipeline (generator.pipeline.build.site_model, after
+    # enrich), and read by the render, the search index and the URL manifest. Left out of
+    # equality: the pages are views of the fields above.
+    pages: tuple = field(default=(), compare=False, repr=False)
 
 
 @dataclass(frozen=True)

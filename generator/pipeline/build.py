@@ -21,9 +21,10 @@ from ..load.load import load
 from ..model import urls
 from ..model.computed import Site
 from ..model.errors import ContentError
-from ..pages.pagelist import ROOT, pages
+from ..pages.pagelist import listed
 from ..render.render import TEMPLATES, Rendered, render_site, template_cache, write_changed
 from ..search import indexing
+from ..util.project import ROOT
 from ..util.session import Session
 from . import manifest
 
@@ -42,7 +43,7 @@ def site_model(content_dir: Path, session: Session | None = None) -> Site:
     s = session if session is not None else Session()
     s.start()
     site = enrich(load(content_dir, s), s)
-    pages(site)  # listed once, here: a build's forked children inherit the list
+    site = listed(site)  # the page list, once: a build's forked children inherit it
     s.done()
     problems = invariants.check(site, content_dir)
     if problems:

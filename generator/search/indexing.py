@@ -17,8 +17,8 @@ import time
 from pathlib import Path
 
 from ..model.computed import Site
-from ..pages.pagelist import ROOT
 from ..util import forked
+from ..util.project import ROOT
 from . import records as search
 from .records import BUNDLE, NAMES, SHARDS, SYMPTOMS
 
