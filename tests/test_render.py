@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
@@ -92,6 +93,36 @@ def test_tagged_page_matches_golden(tagged, golden, page):
 @pytest.mark.parametrize("page", PAGES)
 def test_page_matches_golden(rendered, golden, page):
     golden(f"pages/{page}", rendered[page].decode("utf-8"))
+
+
+def _data_file(path: str) -> bool:
+    """An API record (the schemas aside: they are copied from generator/schemas), a feed or the calendar."""
+    api = path.startswith("api/") and path.endswith((".json", ".yaml")) and not path.endswith("schema.json")
+    return api or path.endswith((".xml", ".ics"))
+
+
+def _readable(path: str, data: bytes) -> str:
+    """A data file as its golden file holds it: JSON indented (the API writes it compact, on one
+    line), the calendar's CRLF line ends as newlines (test_calendar_feeds reads it as iCalendar)."""
+    if path.endswith(".json"):
+        return json.dumps(json.loads(data), indent=1, sort_keys=True, ensure_ascii=False) + "\n"
+    return data.decode("utf-8").replace("\r\n", "\n")
+
+
+def test_api_records_feeds_and_calendar_match_golden(rendered, golden):
+    """The fixture's API records, Atom feeds and calendar, each against its golden file, and no
+    golden file left over from a file the render no longer makes."""
+    made = sorted(path for path in rendered if _data_file(path))
+    assert len(made) >= 20 and "calendar.ics" in made and "feed.xml" in made
+    differ = []
+    for path in made:
+        try:
+            golden(f"data/{path}", _readable(path, rendered[path]))
+        except AssertionError as e:
+            differ.append(str(e).splitlines()[0])
+    assert differ == []
+    folder = Path(__file__).parent / "golden" / "data"
+    assert sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file()) == made
 
 
 def test_every_page_names_its_source(rendered):
