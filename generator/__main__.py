@@ -78,7 +78,7 @@ def main(argv: list[str] | None = None) -> int:
 def _exit(code: int) -> None:
     """End the process. Its objects are frozen first (gc.freeze): the collections the
     interpreter runs while it shuts down then skip them, instead of walking everything a build
-    left alive (0.3 of a 1x build's 5 s); the memory goes back to the system either way."""
+    left alive (README, Speed mechanisms); the memory goes back to the system either way."""
     gc.freeze()
     sys.exit(code)
 

@@ -447,6 +447,8 @@ SHOWN_NOWHERE = {
     # Fields whose edit here writes no generated file, and a full render agrees: no page shows
     # the sources of the counts and of the change lists or the areas' descriptions, and the tier
     # equivalence the edit adds comes after the one pages use (model.tier_in takes the first).
+    # The README's recipes say when to change it: a new field no page shows goes in, a field a
+    # new page kind shows comes out.
     "areas.yaml: areas[].description",
     "changes/*.yaml: source",
     "releases/*.yaml: counts.source",

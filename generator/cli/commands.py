@@ -60,11 +60,10 @@ def serve(args) -> int:
     host, _, port = args.addr.rpartition(":")
     site_dir = Path(tempfile.mkdtemp(prefix="atlas-serve-"))
     rebuild = _Rebuild(args.content, site_dir, f"http://{host}:{port}/", args.docs or pipeline.DEFAULT_DOCS)
-    # MkDocs' own `serve` polls every 0.5 s and watches only the generated pages; this server
-    # watches the sources (about 120 files: a poll costs well under a millisecond) every
-    # POLL seconds. A look reports every change it found at once, so the rebuild starts SETTLE
-    # after it, not a whole POLL later (which cost 0.05 s a save); a save caught half-written by
-    # a look is rebuilt again at the next. (MkDocs' own serve waits 0.1 s against its 0.5 s poll.)
+    # MkDocs' own `serve` polls less often and watches only the generated pages; this server
+    # watches the sources (a few hundred files: a poll is cheap) every POLL seconds. A look
+    # reports every change it found at once, so the rebuild starts SETTLE after it, not a whole
+    # POLL later; a save caught half-written by a look is rebuilt again at the next.
     server = Server(builder=rebuild, host=host, port=int(port), root=str(site_dir), poll=POLL, busy=rebuild.lock)
     server.build_delay = SETTLE
     # Stopped by a signal (a test harness, a process manager): stop as on Ctrl-C, removing site_dir.

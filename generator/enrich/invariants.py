@@ -19,7 +19,6 @@ A problem names the content file and line when one is at fault, else the page an
 
 from __future__ import annotations
 
-import functools
 import re
 from pathlib import Path
 
@@ -84,8 +83,9 @@ class _Where:
             return self.catalogue(node, text)
         return Problem(f"/{url}", 1, 1, message)
 
-    @functools.cache  # noqa: B019 (one _Where per check run)
     def _change_line(self, rel: str, record: str) -> int:
+        """The line of `rel` that holds a change's record line (read again for each problem: a
+        check finds few, and a memo here kept every failing check's _Where alive in serve)."""
         if self.content_dir is None:
             return 0
         try:
@@ -325,7 +325,7 @@ def carried_out_cited(site: Site, where: _Where) -> list[Problem]:
     """A deprecation's `carried_out` names the PR of a change in a later release's list."""
     out = []
     # The first release citing each PR: a PR is later than release i when first cited after it
-    # (one pass, where a set of every later release's PRs per release took 1.0 s at 10x).
+    # (one pass: a set of every later release's PRs per release grows with the square of releases).
     last_cited: dict[str, int] = {}
     for i, release in enumerate(site.releases):
         for c in release.changes:

@@ -32,8 +32,7 @@ def text(value) -> Markup:
 
 @functools.lru_cache(maxsize=1 << 16)
 def _text(value: str) -> Markup:
-    """Memoised: matrices print the same titles and labels thousands of times (`make bench`,
-    "Memos": a full render at 1x takes 0.03-0.06 s longer without it)."""
+    """Memoised: matrices print the same titles and labels thousands of times (README, Speed mechanisms)."""
     return Markup(re.sub(r"\s+", " ", value).translate(_ENTITY))
 
 
@@ -51,8 +50,7 @@ def rich(value) -> Markup:
 @functools.lru_cache(maxsize=1 << 16)
 def _rich(value: str) -> Markup:
     """Memoised: a change's record and note show on its release page, its features' pages,
-    its backends' pages and its symbols' pages (a third of the calls repeat one; `make bench`,
-    "Memos": a full render at 1x takes 0.06-0.08 s longer without it)."""
+    its backends' pages and its symbols' pages (a third of the calls repeat one; README, Speed mechanisms)."""
     flat = re.sub(r"\s+", " ", value.strip())
     out, pos = [], 0
     for m in _INLINE.finditer(flat):

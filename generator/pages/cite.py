@@ -106,8 +106,8 @@ def block(title: str, url: str, badge: str | None = None, preview: tuple[str, st
 
     `badge` is the badge's absolute URL (for the snippets), `preview` its (relative URL, text)
     to show it on the page. Memoised: every render (every save of live preview) makes every
-    page's block for its head, and at 10x drawing them again took 0.44 s of a one-file edit's
-    4.0 (make bench's profile of the edit); at 1x the memo earns nothing (bench.memos)."""
+    page's block for its head, and drawing them all again is a tenth of a one-file edit at 10x
+    (README, Speed mechanisms)."""
     rows = "".join(
         f'<dt>{html.escape(s.label)}</dt><dd><pre class="atlas-cite-text" tabindex="0" data-cite="{s.id}">{_pre(s.text)}</pre></dd>'
         for s in snippets(title, url, badge)

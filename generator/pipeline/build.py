@@ -71,7 +71,7 @@ def build_site(content_dir: Path, site_dir: Path, docs_dir: Path = DEFAULT_DOCS,
     started = time.perf_counter()
     site = site_model(Path(content_dir))
     # The model lives until the build ends: the garbage collector need not walk its objects
-    # again at every collection MkDocs and the renderer trigger (make bench: ~0.25 s of a 1x build).
+    # again at every collection MkDocs and the renderer trigger (README, Speed mechanisms).
     gc.freeze()
     try:
         index = start_index(site, site_dir)  # made while the pages render and MkDocs runs
@@ -140,7 +140,7 @@ class Preview:
         """Move what the preview holds out of the garbage collector's way, for a server idle
         between saves: after a full collection, the objects alive now (the model and render
         kept for the next save) are frozen, so the collections a save triggers do not walk them
-        again (about a fifth of a one-file edit's time at 1x). Unfreezing first lets the full
+        again (README, Speed mechanisms). Unfreezing first lets the full
         collection free what earlier saves froze and no longer use."""
         gc.unfreeze()
         gc.collect()

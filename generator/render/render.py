@@ -68,8 +68,7 @@ def environment() -> jinja2.Environment:
     """The one Jinja environment: strict, escaping every data value by default.
 
     Built once per process, so templates compile once; auto_reload recompiles only a
-    template whose file changed (live preview). A full render at 1x takes 0.02 s longer
-    without the memo (`make bench`, "Memos")."""
+    template whose file changed (live preview). What the memo earns: README, Speed mechanisms."""
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(TEMPLATES)),
         bytecode_cache=template_cache("atlas"),
@@ -177,6 +176,8 @@ def render_site(
     make = _Maker(out, previous, record)
     versions = frozenset(site.versions)
     every = list(site.pages)
+    if not every:  # a model made without the pipeline: rendering it would write no page at all
+        raise ValueError("the site has no page list: make the model with pipeline.build.site_model")
     mine, theirs, helper = every, [], None
     if previous is None and not record and len(every) >= PARALLEL_FROM and forked.available():
         # A build renders every other page in a forked child (each side gets its share of each
