@@ -54,6 +54,7 @@ bench: $(STAMP)  ## 1x/10x/50x benchmark; publishes its report as the site's "Ho
 	$(BIN)/python -m bench.live --append bench-out/results.md
 	$(BIN)/python -m bench.memos --append bench-out/results.md
 	$(BIN)/python -m bench.scan --append bench-out/results.md
+	$(BIN)/python -m bench.mechanisms --append bench-out/results.md
 	cp bench-out/results.md generator/benchmark.md
 
 clean:

@@ -14,14 +14,14 @@ from .cli import commands
 from .model import urls
 from .model.errors import exit_code
 from .tools import remote
+from .util.project import DEFAULT_CONTENT, SITE_NAME
 
-DEFAULT_CONTENT = Path(__file__).resolve().parent.parent / "content"
 COMMAND = "torch-atlas"
 """The console script `pip install` gives (pyproject.toml's [project.scripts])."""
 
 
 def parser(prog: str = "python -m generator") -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog=prog, description="PyTorch Release Atlas site generator.")
+    p = argparse.ArgumentParser(prog=prog, description=f"{SITE_NAME} site generator.")
     sub = p.add_subparsers(dest="verb", required=True)
     check = sub.add_parser("check", help="validate the content; print every problem")
     check.add_argument("--content", type=Path, default=DEFAULT_CONTENT)
@@ -104,7 +104,7 @@ def main(argv: list[str] | None = None, prog: str = "python -m generator") -> in
 def _exit(code: int) -> None:
     """End the process. Its objects are frozen first (gc.freeze): the collections the
     interpreter runs while it shuts down then skip them, instead of walking everything a build
-    left alive (0.3 of a 1x build's 5 s); the memory goes back to the system either way."""
+    left alive (README, Speed mechanisms); the memory goes back to the system either way."""
     gc.freeze()
     sys.exit(code)
 

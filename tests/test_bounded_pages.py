@@ -13,7 +13,6 @@ import pytest
 from bench.corpus import make_corpus
 from generator.model import urls
 from generator.model.computed import CHANGES_ON_PAGE
-from generator.pages import pagelist as pages
 from generator.pipeline.build import site_model
 from generator.render.render import render_all
 from tests.conftest import ROOT, real_model
@@ -31,7 +30,7 @@ MD_LINK = re.compile(r"\]\(([^)#]*)(?:#([^)]*))?\)")
 
 def _largest_by_kind(site, files: dict) -> dict[str, tuple[int, str]]:
     largest: dict[str, tuple[int, str]] = defaultdict(lambda: (0, ""))
-    for page in pages.pages(site):
+    for page in site.pages:
         size = len(files[urls.source(page.url)])
         largest[page.template] = max(largest[page.template], (size, page.url))
     return largest
@@ -64,7 +63,7 @@ def test_no_bounded_page_grows_with_the_number_of_releases(grown, real_files):
         assert big[kind][0] <= GROWTH * real[kind][0], (kind, real[kind], big[kind])
     # A feature or family page lists at most CHANGES_ON_PAGE changes itself, however many come.
     site, files = grown
-    for page in pages.pages(site):
+    for page in site.pages:
         if page.template in ("feature.md.j2", "family.md.j2"):
             text = files[urls.source(page.url)].decode("utf-8")
             listed = text[text.index(f"{{ #{urls.CHANGES} }}") :] if f"{{ #{urls.CHANGES} }}" in text else ""
@@ -159,7 +158,7 @@ def test_every_entry_is_on_a_timeline_page_and_the_pages_link_each_other(grown):
     """The timeline is a page per span of releases: every entry of every release is a cell of one
     of them, and each page links to the others."""
     site, files = grown
-    timeline = [p for p in pages.pages(site) if p.template == "timeline.md.j2"]
+    timeline = [p for p in site.pages if p.template == "timeline.md.j2"]
     assert len(timeline) == SCALE  # the real content is one span of releases
     assert timeline[0].url == urls.TIMELINE
     reached = set()
@@ -200,7 +199,7 @@ def test_tiers_and_defaults_pages_give_each_span_or_release_a_section(grown):
         for span in spans if len(spans) > 1 else ():
             assert f"{{ #{urls.span_anchor(tier_id, span.first, span.last)} }}" in tiers
     assert max(len(spans) for spans in site.entries_by_tier.values()) == SCALE
-    defaults = [p for p in pages.pages(site) if p.template == "defaults.md.j2"]
+    defaults = [p for p in site.pages if p.template == "defaults.md.j2"]
     assert defaults[0].url == urls.UPGRADE_DEFAULTS and len(defaults) == len(site.defaults_pages) > 1
     for page, span in zip(defaults, site.defaults_pages, strict=True):
         text = files[urls.source(page.url)].decode("utf-8")

@@ -7,9 +7,9 @@ import pytest
 
 from generator.model import urls
 from generator.pages import cite
-from generator.pages.describe import SITE_NAME
-from generator.pipeline.build import site_model
-from tests.browser import ROOT, TIMEOUT_MS, watch_page
+from generator.util.project import SITE_NAME
+from tests.browser import TIMEOUT_MS, watch_page
+from tests.conftest import real_model
 from tests.helpers import AXE, BLOCKING, SHOTS
 
 pytestmark = pytest.mark.browser
@@ -41,7 +41,7 @@ def copy_by_keyboard(page, button) -> str:
 def test_each_snippet_of_a_feature_page_copies_its_text(clip_page, served):
     page = clip_page
     watch = watch_page(page)
-    site = site_model(ROOT / "content")
+    site = real_model()
     feature = site.feature_by_id["flex-attention"]
     page.goto(served + urls.feature(feature.id))
     page.locator("details.atlas-cite > summary").focus()
@@ -97,7 +97,7 @@ def copies_each_kind(page, served: str, version: str, change) -> None:
 def test_a_change_menu_opens_from_its_pilcrow_and_copies_each_kind(clip_page, served):
     page = clip_page
     watch = watch_page(page)
-    version = site_model(ROOT / "content").latest.version
+    version = real_model().latest.version
     page.goto(served + urls.release(version), wait_until="networkidle")
     changes = page.locator("li.atlas-change")
     change = changes.nth(3)

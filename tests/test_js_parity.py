@@ -1,6 +1,8 @@
 """The browser's copies of Python rules give Python's answers: templates/assets/atlas-rules.js
-run by Node (tests/js_parity.js) beside generator.search.records and generator.model.symbols on the same
-inputs — the real content's change texts and names, and hostile and Unicode text.
+run by Node (tests/js_parity.js) beside generator.search.records, generator.model.symbols,
+generator.markup.textfilters, generator.pages.envpaste and the upgrade guide's rule
+(generator.enrich.enrich.guide, which `collect` and `concerns` copy over the API's records) on the
+same inputs — the real content's change texts, names and releases, and hostile and Unicode text.
 
 JavaScript and Python differ where it is easy to miss: what counts as whitespace (`\\s`,
 `str.split`), what `\\w`, `\\b` and `\\d` mean outside ASCII, string length (UTF-16 units against
@@ -15,10 +17,13 @@ import subprocess
 import pytest
 import yaml
 
+from generator.enrich import enrich
 from generator.markup import textfilters
-from generator.model import symbols
+from generator.model import symbols, urls
+from generator.model.content import EVERY_BACKEND_GROUPS, UPGRADE_GROUPS, applies_to
 from generator.pages import envpaste
-from generator.render import browser
+from generator.render import api, browser
+from generator.render.render import drawn
 from generator.search import records as search
 from tests.conftest import ROOT, real_model
 
@@ -139,6 +144,12 @@ HOSTILE = [
     "[a](b) [c](d) [](e) [f]() [unclosed](x",
     "nested [a [b]](c) ]( [[x]]",
     "**** `` ` ``",
+    "### **Title of a 2.0 change (#95712)**",
+    "## __Underscored title__  ",
+    "### **bold** then **more**",
+    "####### seven hashes",
+    "Move the op (#134877)<br>",
+    "a <BR/>\nb<br />\nc _(From Miscategorized)_\nd_(from miscategorized)_",
     "line one\nline two\n  - three",
     "x" * 5000,
     "\u00e9" * 300 + " " + "\U0001f525" * 300,
@@ -223,15 +234,83 @@ def cases() -> dict:
         "forms": [search.name_forms(k) for k in payload["forms"]],
         "call": [_listed(search.pasted_call(t)) for t in payload["call"]],
     }
+    payload["concerns"], python["concerns"] = _concerns()
+    payload["collect"], python["collect"] = _collect()
     return {"input": payload, "python": python, "node": _node(payload)}
 
 
+def _concerns() -> tuple[list, list]:
+    """model.applies_to, `concerns` in the browser: every backend, and none, against lists of them."""
+    backends = [b.id for b in real_model().content.backends]
+    lists = [[], *([b] for b in backends), backends[1:3], backends, ["not-a-backend"]]
+    inputs = [[b, backend] for b in lists for backend in ["", *backends, "not-a-backend"]]
+    return inputs, [applies_to(tuple(b), backend) for b, backend in inputs]
+
+
+def _collect() -> tuple[dict, list]:
+    """The upgrade guide (enrich.guide) beside `collect` over the API's release records: for ranges
+    of releases and every backend, each group's items as (release, path), release by release
+    (within a release the guide lists them by area and the API in notes order: the harness sorts
+    them by path)."""
+    site = real_model()
+    parts = api.render_api(site, "/")
+    records = drawn({urls.api_release(v): parts[urls.api_release(v)] for v in site.versions})
+    releases = [json.loads(records[urls.api_release(v)]) for v in site.versions]
+    path = {}
+    for version in site.versions:
+        for group in site.release_views[version].upgrade:
+            path.update({id(v): (version, urls.at(urls.release(version), v.anchor)) for v in group.changes})
+            path.update(
+                {id(e): (e.release, urls.at(urls.release(e.release), urls.entry_anchor(e.id))) for e in group.entries}
+            )
+    n = len(site.versions)
+    spans = [
+        (0, n - 1),
+        (1, n - 1),
+        (0, 0),
+        (0, n // 2),
+        (n // 2, n - 1),
+        (n - 6, n - 3),
+        (n - 4, n - 2),
+        (n - 2, n - 1),
+    ]
+    cases = [[a, b, backend] for a, b in spans for backend in ["", *(x.id for x in site.content.backends)]]
+    python = []
+    for a, b, backend in cases:
+        start = site.versions[a - 1] if a else "0"
+        guide = enrich.guide(site, start, site.versions[b], backend)
+        rank = {v: i for i, v in enumerate(site.versions)}
+        python.append(
+            {
+                g: sorted((list(path[id(i)]) for i in items), key=lambda p: (rank[p[0]], p[1]))
+                for g, items in guide.items()
+            }
+        )
+    data = {"releases": releases, "steps": [list(s) for s in UPGRADE_GROUPS], "every": list(EVERY_BACKEND_GROUPS)}
+    return {**data, "cases": cases}, python
+
+
 @pytest.mark.parametrize(
-    "rule", ["normalise", "shard", "plain", "tokens", "matches", "env", "answers", "kind", "symptom", "forms", "call"]
+    "rule",
+    [
+        "normalise",
+        "shard",
+        "plain",
+        "tokens",
+        "matches",
+        "env",
+        "answers",
+        "kind",
+        "symptom",
+        "forms",
+        "call",
+        "concerns",
+        "collect",
+    ],
 )
 def test_javascript_gives_the_python_answer(cases, rule):
     inputs, python, node = cases["input"][rule], cases["python"][rule], cases["node"][rule]
-    if rule == "answers":
+    if rule in ("answers", "collect"):
         inputs = inputs["cases"]
     assert len(inputs) >= 60 and len(python) == len(node) == len(inputs)
     differ = [(i, p, n) for i, p, n in zip(inputs, python, node, strict=True) if p != n]
@@ -245,6 +324,12 @@ def test_the_inputs_reach_every_branch(cases):
     assert {"158249", "12", "torch.compile", "torch.cat"} <= set(python["normalise"])
     assert len(set(python["shard"])) > 100
     assert "bold code link *em*" in python["plain"]
+    assert {"Title of a 2.0 change (#95712)", "Move the op (#134877)", "a b c d"} <= set(python["plain"])
+    assert True in python["concerns"] and False in python["concerns"]
+    picked = [len(items) for case in python["collect"] for items in case.values()]
+    assert 0 in picked and max(picked) > 50
+    everywhere, cuda = python["collect"][0], python["collect"][1]  # the whole range: any backend, the first
+    assert len(cuda["breaking"]) < len(everywhere["breaking"]) and cuda["known-issues"] == everywhere["known-issues"]
     tokens = set().union(*map(set, python["tokens"]))
     assert {"--compile-mode", "TORCH_LOGS", "--ok-flag", "FOO_BAR"} <= tokens
     assert True in python["matches"] and False in python["matches"]

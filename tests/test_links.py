@@ -97,7 +97,7 @@ def test_every_page_head_has_specific_absolute_link_preview_tags(real_build):
         assert len(descriptions) >= 5, kind
         repeated = {d for d in descriptions.values() if list(descriptions.values()).count(d) > 1}
         assert not repeated, f"{kind} pages share a description: {sorted(repeated)[:3]}"
-    site = site_model(ROOT / "content")
+    site = real_model()
     plain = [f for f in site.features if f.id not in site.family_by_id and f.standing.tier and len(f.backends) > 1]
     for f in plain[:5]:  # a feature's page says its tier, since when, where and over how many releases
         said = by_kind["features"][f"features/{f.id}"]
@@ -137,7 +137,7 @@ def contrast(a: str, b: str) -> float:
 
 
 def test_badges_are_valid_svg_with_a_title_in_words_and_aa_contrast(real_site: Path):
-    site = site_model(ROOT / "content")
+    site = real_model()
     badges = sorted((real_site / "badges").rglob("*.svg"))
     expected = {f"badges/{fid}.svg" for f in site.features for fid in (f.id, *f.aliases)}
     assert expected <= {b.relative_to(real_site).as_posix() for b in badges}
@@ -298,6 +298,6 @@ def test_the_url_promise_lists_every_badge_and_feature_json():
 
 
 def test_citations_name_the_site_as_mkdocs_yml_does():
-    from generator.pages.describe import SITE_NAME
+    from generator.util.project import SITE_NAME
 
     assert f"\nsite_name: {SITE_NAME}\n" in (ROOT / "mkdocs.yml").read_text(encoding="utf-8")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
@@ -73,13 +74,13 @@ def tagged(tmp_path_factory):
         # set before the model is made, which lists its pages (Site.pages).
         mp.setattr(computed, "CHANGES_ON_PAGE", 0)
         site = site_model(content)
-        return site, list(pages.pages(site)), render_all(site)
+        return site, list(site.pages), render_all(site)
 
 
 def test_golden_pages_cover_every_page_kind(rendered, tagged):
     site, tagged_pages, _ = tagged
     kinds = {p.template for p in tagged_pages}
-    covered = {p.template for p in pages.pages(site) if urls.source(p.url) in PAGES}
+    covered = {p.template for p in site.pages if urls.source(p.url) in PAGES}
     covered |= {p.template for p in tagged_pages if urls.source(p.url) in TAGGED_PAGES}
     assert covered == kinds
 
@@ -92,6 +93,36 @@ def test_tagged_page_matches_golden(tagged, golden, page):
 @pytest.mark.parametrize("page", PAGES)
 def test_page_matches_golden(rendered, golden, page):
     golden(f"pages/{page}", rendered[page].decode("utf-8"))
+
+
+def _data_file(path: str) -> bool:
+    """An API record (the schemas aside: they are copied from generator/schemas), a feed or the calendar."""
+    api = path.startswith("api/") and path.endswith((".json", ".yaml")) and not path.endswith("schema.json")
+    return api or path.endswith((".xml", ".ics"))
+
+
+def _readable(path: str, data: bytes) -> str:
+    """A data file as its golden file holds it: JSON indented (the API writes it compact, on one
+    line), the calendar's CRLF line ends as newlines (test_calendar_feeds reads it as iCalendar)."""
+    if path.endswith(".json"):
+        return json.dumps(json.loads(data), indent=1, sort_keys=True, ensure_ascii=False) + "\n"
+    return data.decode("utf-8").replace("\r\n", "\n")
+
+
+def test_api_records_feeds_and_calendar_match_golden(rendered, golden):
+    """The fixture's API records, Atom feeds and calendar, each against its golden file, and no
+    golden file left over from a file the render no longer makes."""
+    made = sorted(path for path in rendered if _data_file(path))
+    assert len(made) >= 20 and "calendar.ics" in made and "feed.xml" in made
+    differ = []
+    for path in made:
+        try:
+            golden(f"data/{path}", _readable(path, rendered[path]))
+        except AssertionError as e:
+            differ.append(str(e).splitlines()[0])
+    assert differ == []
+    folder = Path(__file__).parent / "golden" / "data"
+    assert sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file()) == made
 
 
 def test_every_page_names_its_source(rendered):
@@ -206,7 +237,7 @@ def test_pages_rendered_in_a_forked_child_are_the_bytes_rendered_here():
 
 
 def test_the_render_the_search_index_and_the_manifest_read_one_page_list(monkeypatch):
-    """The page list is listed once per model (Site.pages), in enrich, and every reader of it
+    """The page list is listed once per model (Site.pages), by the pipeline, and every reader of it
     (the render, the search index's names and records, the URL manifest) reads that one."""
     from generator.pipeline import manifest
     from generator.pipeline.build import site_model
@@ -220,6 +251,6 @@ def test_the_render_the_search_index_and_the_manifest_read_one_page_list(monkeyp
     rendered = render_all(site)
     meta = search.page_meta(site)
     search.records(site, meta)
-    assert {p.url for p in pages.pages(site)} <= manifest.published(site)
+    assert {p.url for p in site.pages} <= manifest.published(site)
     assert len(listed) == 1
     assert {urls.source(url) for url in meta} <= set(rendered)

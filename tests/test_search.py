@@ -13,7 +13,7 @@ import pytest
 from generator.pipeline.build import generate
 from generator.search import indexing
 from generator.search import records as search
-from tests.conftest import FIXTURE, ROOT
+from tests.conftest import FIXTURE, real_model
 from tests.helpers import hostile_content, tree
 
 
@@ -134,11 +134,8 @@ def test_a_dotted_tail_of_a_symbol_finds_it():
     """Names are split on `.` and `_` (issue #25): a tail of a dotted name finds it, even when
     several names end so (`scaled_dot_product_attention` is in torch and in
     torch.nn.functional), and a longer tail picks one."""
-    from generator.pages.pagelist import pages
-    from generator.pipeline.build import site_model
-
-    site = site_model(ROOT / "content")
-    table = search.names(site, {page.url: (page.url, "") for page in pages(site)})
+    site = real_model()
+    table = search.names(site, {page.url: (page.url, "") for page in site.pages})
 
     def found(query: str) -> list[str]:
         return [hit[0] for hit in table.get(search.normalise(query), [])]
@@ -155,9 +152,7 @@ def test_the_index_holds_the_names_a_reader_saw_or_pastes():
     (2.12's "Fused Adagrad optimizer" for Fused optimizers); an environment variable a feature's
     name holds finds that feature before the changes naming it (TORCH_TRACE); the code a change's
     note names is in the change's record (2.6's weights_only flip names `add_safe_globals`)."""
-    from generator.pipeline.build import site_model
-
-    site = site_model(ROOT / "content")
+    site = real_model()
     meta = search.page_meta(site)
     records = dict(search.records(site, meta))
     assert "<h2>Fused Adagrad optimizer</h2>" in records["features/fused-optimizers/"]
@@ -195,9 +190,7 @@ def test_exact_input_is_a_name_by_rule():
     names leads to it before a build variable spelled the same (USE_CUDA); a release the cadence
     plans and the Atlas does not cover leads to the coverage statement; "calendar" and
     "subscribe" to the API page's calendar; a former id's words only where the name says them."""
-    from generator.pipeline.build import site_model
-
-    site = site_model(ROOT / "content")
+    site = real_model()
     table = search.names(site, search.page_meta(site))
 
     def first(typed: str) -> str:

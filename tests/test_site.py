@@ -8,7 +8,6 @@ from pathlib import Path
 
 import yaml
 
-from generator.pages import pagelist as pages
 from tests.browser import PAGE_KINDS
 from tests.conftest import LATEST, ROOT, RealBuild, real_model
 from tests.crawl import broken_links
@@ -316,7 +315,7 @@ def test_changes_naming_a_features_api_show_on_its_page():
 
 
 def test_browser_tests_visit_one_page_of_every_kind():
-    kinds = {page.template for page in pages.pages(real_model())}
+    kinds = {page.template for page in real_model().pages}
     assert set(PAGE_KINDS) == kinds
 
 

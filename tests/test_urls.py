@@ -95,12 +95,11 @@ def test_relpath_answers_as_posixpath_does_for_every_page_and_file_of_the_site()
     from the root."""
     import posixpath
 
-    from generator.render.render import pages
     from tests.conftest import real_model
 
     site = real_model()
-    at = [page.url for page in pages(site)] + ["", "."]
-    targets = [page.url for page in pages(site)][::7] + [urls.source(u) for u in at[::11] if u != "."]
+    at = [page.url for page in site.pages] + ["", "."]
+    targets = [page.url for page in site.pages][::7] + [urls.source(u) for u in at[::11] if u != "."]
     targets += [".", urls.FEED, urls.api_release(site.versions[-1]), "releases/../features/"]
     for start in at:
         for path in targets:

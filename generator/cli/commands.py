@@ -13,8 +13,8 @@ from ..model.errors import ContentError, UsageError
 from ..pipeline import build as pipeline
 from ..pipeline import manifest
 from ..search import indexing
+from ..util.project import DEFAULT_CONTENT, ROOT
 
-DEFAULT_CONTENT = pipeline.ROOT / "content"
 SETTLE_AFTER = 1.0  # seconds without a save before live preview settles its heap
 POLL = 0.05  # seconds between two looks at the watched files
 SETTLE = 0.01  # seconds a rebuild waits, after a look found changes, for more (MkDocs' build_delay)
@@ -60,11 +60,10 @@ def serve(args) -> int:
     host, _, port = args.addr.rpartition(":")
     site_dir = Path(tempfile.mkdtemp(prefix="atlas-serve-"))
     rebuild = _Rebuild(args.content, site_dir, f"http://{host}:{port}/", args.docs or pipeline.DEFAULT_DOCS)
-    # MkDocs' own `serve` polls every 0.5 s and watches only the generated pages; this server
-    # watches the sources (about 120 files: a poll costs well under a millisecond) every
-    # POLL seconds. A look reports every change it found at once, so the rebuild starts SETTLE
-    # after it, not a whole POLL later (which cost 0.05 s a save); a save caught half-written by
-    # a look is rebuilt again at the next. (MkDocs' own serve waits 0.1 s against its 0.5 s poll.)
+    # MkDocs' own `serve` polls less often and watches only the generated pages; this server
+    # watches the sources (a few hundred files: a poll is cheap) every POLL seconds. A look
+    # reports every change it found at once, so the rebuild starts SETTLE after it, not a whole
+    # POLL later; a save caught half-written by a look is rebuilt again at the next.
     server = Server(builder=rebuild, host=host, port=int(port), root=str(site_dir), poll=POLL, busy=rebuild.lock)
     server.build_delay = SETTLE
     # Stopped by a signal (a test harness, a process manager): stop as on Ctrl-C, removing site_dir.
@@ -72,7 +71,7 @@ def serve(args) -> int:
     try:
         rebuild()
         server.watch(str(args.content))
-        for theme in (pipeline.ROOT / "templates", pipeline.CONFIG):  # what pages load beside their HTML
+        for theme in (ROOT / "templates", pipeline.CONFIG):  # what pages load beside their HTML
             server.watch(str(theme), whole=True)
         try:
             server.serve()

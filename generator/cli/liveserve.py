@@ -3,8 +3,8 @@ the rebuilt page instead of reloading it.
 
 MkDocs' own script reloads the whole page. On the largest release page (570 kB) that reload is
 most of what a save costs the reader: Chromium parses the page, then runs Material's bundle and
-our scripts and applies the stylesheets again (0.32 s median of four, headless Chromium, where
-fetching the page and putting its content in place takes 0.14 s). So the script this server
+our scripts and applies the stylesheets again, which takes twice as long as fetching the page
+and putting its content in place (`python -m bench.live`). So the script this server
 puts in its pages (`SCRIPT`) fetches the rebuilt page, puts its content in place of the open
 one's (the parts Material's instant navigation replaces: title, header topic, the container of
 the navigation, the page and its table of contents) and tells Material and our scripts through
@@ -20,8 +20,7 @@ The server looks for saves itself (`Server._watch`): one thread that stamps the 
 every `poll` seconds, as watchdog's polling observer does, but never while a rebuild runs (it
 waits for the rebuild's lock). watchdog's observer, one thread per watched path, looked in the
 middle of rebuilds, and each look's system calls handed the interpreter back and forth with the
-rebuild: 0.34 s for a rebuild of the 2.14 page against 0.31 s without the observer (median of
-nine, in one process). A native observer (inotify) would not poll at all, but misses saves on
+rebuild, and slowed it measurably. A native observer (inotify) would not poll at all, but misses saves on
 some mounted and network file systems, which MkDocs' serve polls for too.
 """
 

@@ -219,18 +219,6 @@ def entry_group(entry: Entry) -> str:
     return ""
 
 
-def guide_entries(release: Release, views: tuple[ChangeView, ...]) -> frozenset[tuple[str, str]]:
-    """(entry id, group) of the release's entries its upgrade step lists (those no change record of
-    the same group already tells): the API marks them, so /upgrade/ and /compare/ count what
-    release pages count."""
-    out = set()
-    for e in release.entries:
-        group = entry_group(e)
-        if group and not any(v.group == group and e.id in v.features for v in views):
-            out.add((e.id, group))
-    return frozenset(out)
-
-
 def sections(views: tuple[ChangeView, ...]) -> tuple[ChangeSection, ...]:
     """A release's changes grouped by section (in SECTIONS order) and by area (in notes order)."""
     grouped = []

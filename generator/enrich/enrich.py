@@ -18,6 +18,7 @@ import datetime as dt
 from collections import defaultdict
 from dataclasses import replace
 
+from ..markup.textfilters import record_line
 from ..model import symbols, urls
 from ..model.computed import (
     BackendView,
@@ -438,7 +439,7 @@ def _named_in(version: str, entries: tuple[Entry, ...], views: tuple[ChangeView,
     for view in views:
         change = view.change
         use = SymbolUse(version, view, None)
-        record = change.text.strip().split("\n", 1)[0]
+        record = record_line(change.text)
         out.extend((name, use) for name in symbols.torch_names(record, change.note, change.restore))
     return tuple(out)
 

@@ -24,6 +24,7 @@ import re
 from collections import Counter
 from dataclasses import replace
 
+from ..markup.textfilters import plain, record_line
 from ..model import symbols, urls
 from ..model.computed import (
     Cell,
@@ -51,17 +52,11 @@ ENDING_VERBS = {
 }
 
 
-def record_line(text: str) -> str:
-    """A change's record line (the first line the notes write), as plain words."""
-    line = text.strip().split("\n", 1)[0]
-    return re.sub(r"^[\s#*\-]+", "", line).strip()
-
-
 def ending_kind(change) -> str | None:
     """What a change does to what it names: "removal", "deprecation", or None (not an ending, or
     one taken back: "Canceling deprecation of …"), read from its record line's own words (not
     from the section the notes filed it under)."""
-    line = record_line(change.text).casefold().replace("`", "")
+    line = plain(record_line(change.text)).casefold()
     if ENDING_VERBS["undone"].search(line):
         return None
     if ENDING_VERBS["removal"].search(line) or ENDING_VERBS["gone"].search(line):
@@ -126,8 +121,6 @@ def backend_entries(entries: tuple[Entry, ...], backend: str) -> tuple[Entry, ..
 
 
 def _with_tier(entry: Entry, tier: str) -> Entry:
-    from dataclasses import replace
-
     return replace(entry, tier=tier)
 
 
@@ -328,7 +321,7 @@ def ledger(features: tuple[Feature, ...], versions: tuple[str, ...], views: tupl
                 ending = _deprecated_by(tied[0].ending, version, view)
             else:
                 ending = change_ending(i, version, view, later, counts, shipped)
-            title = view.change.text.strip().split("\n", 1)[0]  # the record line; pages print it with `headline`
+            title = record_line(view.change.text)  # pages print it with `headline`
             rows.append(LedgerRow(title, urls.at(urls.release(version), view.anchor), None, None, view, ending))
     rows.sort(key=lambda r: (version_key(r.deprecated_in), r.title.casefold()))
     return tuple(rows)
@@ -367,7 +360,7 @@ def earlier_removals(releases: tuple[Release, ...], views: tuple) -> tuple[tuple
         (release, view)
         for release in releases
         for view in change_views[release.version]
-        if view.group == "removals" and _SAYS_DEPRECATED.search(view.change.text.split("\n", 1)[0])
+        if view.group == "removals" and _SAYS_DEPRECATED.search(record_line(view.change.text))
     )
 
 

@@ -81,7 +81,7 @@ def member_rows(
 ) -> tuple:
     """A family's matrix rows: one per member a release announced, indented by its depth. A
     derivation apart from the family's: an edit to one of the family's releases (its summary)
-    makes the family again, not its members' lifecycles (451 strips at 10x)."""
+    makes the family again, not its members' lifecycles (hundreds of strips at 10x)."""
     return tuple(
         replace(row(feature, strip(feature.entries, eras, tiers, True, gone_after(feature))), depth=depth)
         for (depth, _), feature in zip(below, members, strict=True)

@@ -19,10 +19,10 @@ A problem names the content file and line when one is at fault, else the page an
 
 from __future__ import annotations
 
-import functools
 import re
 from pathlib import Path
 
+from ..markup.textfilters import record_line
 from ..model import urls
 from ..model.computed import Site
 from ..model.content import DUE_STATUS, NO_TIER, Release, version_key
@@ -67,7 +67,7 @@ class _Where:
 
     def change(self, version: str, change, message: str) -> Problem:
         rel = f"changes/{version}.yaml"
-        line, col = self._change_line(rel, change.text.strip().split("\n", 1)[0])
+        line, col = self._change_line(rel, record_line(change.text))
         return Problem(self._path(rel), line, col, message)
 
     def catalogue(self, node, message: str) -> Problem:
@@ -86,9 +86,10 @@ class _Where:
             return self.catalogue(node, text)
         return Problem(f"/{url}", 1, 1, message)
 
-    @functools.cache  # noqa: B019 (one _Where per check run)
     def _change_line(self, rel: str, record: str) -> tuple[int, int]:
-        """The line holding a record line, and the column (1-based) where it starts; (0, 0) unknown."""
+        """The line of `rel` that holds a change's record line, and the column (1-based) where it
+        starts; (0, 0) unknown (read again for each problem: a check finds few, and a memo here
+        kept every failing check's _Where alive in serve)."""
         if self.content_dir is None:
             return 0, 0
         try:
@@ -330,7 +331,7 @@ def carried_out_cited(site: Site, where: _Where) -> list[Problem]:
     """A deprecation's `carried_out` names the PR of a change in a later release's list."""
     out = []
     # The first release citing each PR: a PR is later than release i when first cited after it
-    # (one pass, where a set of every later release's PRs per release took 1.0 s at 10x).
+    # (one pass: a set of every later release's PRs per release grows with the square of releases).
     last_cited: dict[str, int] = {}
     for i, release in enumerate(site.releases):
         for c in release.changes:

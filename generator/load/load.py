@@ -169,8 +169,8 @@ def _parse_all(files: list[tuple[Path, str]], problems: list[Problem], session: 
     in file order. A file's document is a derivation of its bytes: the session hands back last
     time's for a file whose bytes are unchanged. When at least PARALLEL_FROM files must be parsed
     and this process runs no other thread (a build, not live preview's server), a forked child
-    parses about half of them on the other core and hands back the documents pickled (the real
-    content's YAML: ~0.8 s parsed serially). If the child fails, its files are parsed here
+    parses about half of them on the other core and hands back the documents pickled (parsing
+    is most of a load: README, Speed mechanisms). If the child fails, its files are parsed here
     instead: the result does not depend on the way taken."""
     args = [(_display(path), kind, _bytes(path)) for path, kind in files]
     results: dict[int, tuple[Document | None, list[Problem]]] = {}

@@ -3,6 +3,7 @@ next release), and the checks across release files (order, `change: new`, lifecy
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 from pathlib import Path
 
@@ -76,7 +77,7 @@ def _build_release(doc, tiers, vocabularies, backend_ids, feature_by_id, changes
     entries = tuple(_entry(doc, i, raw, ids, tier_by_id, seen, problems) for i, raw in enumerate(d["features"]))
     if date is None:
         return None
-    return Release(
+    read = dict(
         version=version,
         date=date,
         previous=d["previous"],
@@ -95,6 +96,17 @@ def _build_release(doc, tiers, vocabularies, backend_ids, feature_by_id, changes
         changes=changes,
         source_file=f"releases/{Path(doc.path).name}",
     )
+    return Release(**read, **_as_written(d, read))
+
+
+_RELEASE_FIELDS = frozenset(f.name for f in dataclasses.fields(Release))
+
+
+def _as_written(data: dict, read: dict) -> dict:
+    """The top-level keys of a release file that name a field of Release and that `_build_release`
+    does not read itself, as written: the schema has checked them, so a new text or URL field
+    needs no line here (README, "Recipe: add a field to a release page")."""
+    return {key: value for key, value in data.items() if key in _RELEASE_FIELDS and key not in read}
 
 
 def _entry(doc, i: int, raw: dict, ids: dict, tier_by_id: dict, seen: dict, problems: list[Problem]) -> Entry:

@@ -18,7 +18,6 @@ if TYPE_CHECKING:
     import jsonschema
 
 SCHEMA_DIR = Path(__file__).resolve().parents[1] / "schemas"
-KINDS = ("release", "changes", "tiers", "backends", "areas", "features", "symbols", "cadence", "gpu_archs")
 
 
 @cache
@@ -44,8 +43,8 @@ def validator(kind: str) -> jsonschema.Draft202012Validator:
 
 @cache
 def _quick(kind: str):
-    """The same schema compiled by jsonschema-rs: it tells whether a document is valid in about
-    a fiftieth of the time jsonschema takes (5,900 changes: 0.01 s against 0.55 s)."""
+    """The same schema compiled by jsonschema-rs: it tells whether a document is valid in a small
+    part of the time jsonschema takes (README, Speed mechanisms)."""
     return jsonschema_rs.validator_for(_schema(kind), validate_formats=True)
 
 

@@ -32,8 +32,7 @@ def text(value) -> Markup:
 
 @functools.lru_cache(maxsize=1 << 16)
 def _text(value: str) -> Markup:
-    """Memoised: matrices print the same titles and labels thousands of times (`make bench`,
-    "Memos": a full render at 1x takes 0.03-0.06 s longer without it)."""
+    """Memoised: matrices print the same titles and labels thousands of times (README, Speed mechanisms)."""
     return Markup(re.sub(r"\s+", " ", value).translate(_ENTITY))
 
 
@@ -51,8 +50,7 @@ def rich(value) -> Markup:
 @functools.lru_cache(maxsize=1 << 16)
 def _rich(value: str) -> Markup:
     """Memoised: a change's record and note show on its release page, its features' pages,
-    its backends' pages and its symbols' pages (a third of the calls repeat one; `make bench`,
-    "Memos": a full render at 1x takes 0.06-0.08 s longer without it)."""
+    its backends' pages and its symbols' pages (a third of the calls repeat one; README, Speed mechanisms)."""
     flat = re.sub(r"\s+", " ", value.strip())
     out, pos = [], 0
     for m in _INLINE.finditer(flat):
@@ -67,7 +65,7 @@ def _rich(value: str) -> Markup:
 
 
 _MARKER = re.compile(r"^\s*(?:[-*+]|#{1,6})\s+")
-_BOLD_HEADING = re.compile(r"^\s*#{1,6}\s+(?:\*\*|__)(?=\S)(.+?)(?<=\S)(?:\*\*|__)\s*$")
+_BOLD_HEADING = re.compile(r"^\s*#{1,6}\s+(?:\*\*|__)(?=\S)([^\n]+?)(?<=\S)(?:\*\*|__)\s*\Z")
 
 
 def _unmarked(line: str) -> str:
@@ -213,10 +211,20 @@ def release_date(date: dt.date) -> str:
     return f"{date:%B} {date.day}, {date.year}"
 
 
+def record_line(text: str) -> str:
+    """A change's record line: the first line the notes write for it, as they write it (Markdown
+    marks and all; `record`, `headline` and `plain` say it as page text or words). The change's
+    anchor (urls.change_anchor) hashes the same line in its own frozen spelling."""
+    return text.strip().split("\n", 1)[0]
+
+
 def plain(markdown: str) -> str:
-    """Record-line Markdown as the words a reader sees: no backticks, links as their text."""
-    text = re.sub(r"^\s*(?:[-*+]|#+)\s+", "", markdown)  # a list item's bullet, a heading's hashes
+    """Record-line Markdown as the words a reader sees, for feeds, the calendar, search and the
+    ledger's rules: the list or heading mark and the bold a heading wraps its title in gone
+    (`_unmarked`), the notes editors' marks gone (`_EDITORS`: `<br>`, "from miscategorized"), links
+    as their text, no backticks or `**`, spaces collapsed. atlas-rules.js `plain` is held to it
+    (tests/test_js_parity.py)."""
+    text = _EDITORS.sub("", _unmarked(markdown))
     text = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", text)
     text = re.sub(r"\*\*|`", "", text)
-    text = text.replace("_(from miscategorized)_", "")  # the notes editors' mark (textfilters._EDITORS)
     return " ".join(text.split())

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
+from ..markup.textfilters import record_line
 from .syntax import AREA_SEPARATOR, REF
 
 # Cue words -> the area names (normalised by `_area_key`) they point to, most specific first.
@@ -65,7 +66,7 @@ def areas_from_wording(changes: list, summaries: list[tuple[str, ...]]) -> tuple
     out = []
     for change, summary in zip(changes, summaries, strict=True):
         if not change.area:
-            first = change.text.split("\n", 1)[0]
+            first = record_line(change.text)
             area = next(filter(None, (_area_in(line, names) for line in (first, *summary))), "")
             change = replace(change, area=area)
         out.append(change)

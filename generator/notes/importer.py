@@ -31,6 +31,7 @@ from pathlib import Path
 import yaml
 
 from ..load import load, schema, yamlsrc
+from ..markup.textfilters import record_line
 from ..model import urls
 from ..model.content import HAND_WRITTEN
 from ..model.errors import ContentError, Problem, UsageError, exit_code
@@ -417,7 +418,7 @@ def _carry_anchors(changes: list[ImportedChange], previous: list[dict], hand: li
             if i is None:
                 i = _joined(changes, _key(None, None, None, item.get("prs")))
             if i is None:
-                first_line = str(item.get("text", "")).split("\n", 1)[0]
+                first_line = record_line(str(item.get("text", "")))
                 lost.append(f"#{a} (the change {first_line[:60]!r})")
                 continue
             hand[i].setdefault("anchors", []).append(a)
@@ -489,7 +490,7 @@ def _key(section, area, text, prs) -> tuple:
 def _describe(key: tuple) -> str:
     if key[0] == "prs":
         return "PRs " + ", ".join(f"#{p}" for p in key[1])
-    first_line = key[3].split("\n", 1)[0]
+    first_line = record_line(key[3])
     return f"{key[1]} / {key[2] or '(no area)'}: {first_line[:60]!r}"
 
 

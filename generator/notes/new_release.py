@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..load.load import load
+from ..markup.textfilters import record_line
 from ..model import urls
 from ..model.content import Content, version_key
 from ..model.errors import ContentError, UsageError
@@ -148,7 +149,7 @@ def todo(release: str, content_dir: Path, notes_text: str, notes_file: str) -> l
 
 def _unwritten(release: str, change) -> str:
     """What a change still lacks that a reader of an upgrade needs, or ""."""
-    record = _excerpt(change.text.split("\n", 1)[0])
+    record = _excerpt(record_line(change.text))
     if change.section in ("bc-breaking", "deprecations") and (change.note is None or change.kind is None):
         missing = " and ".join(k for k in ("note", "kind") if getattr(change, k) is None)
         return f"changes/{release}.yaml: {change.section}: {record}: write its {missing}"

@@ -172,9 +172,9 @@ def block(
 
     `badge` is the badge's absolute URL (for the snippets), `preview` its (relative URL, text)
     to show it on the page; `backends` the feature's badge on each backend its record lists
-    (an empty tuple: it has none, and the block says so). Memoised: every render (every save of live preview) makes every
-    page's block for its head, and at 10x drawing them again took 0.44 s of a one-file edit's
-    4.0 (make bench's profile of the edit); at 1x the memo earns nothing (bench.memos)."""
+    (an empty tuple: it has none, and the block says so). Memoised: every render (every save of
+    live preview) makes every page's block for its head, and drawing them all again is a tenth
+    of a one-file edit at 10x (README, Speed mechanisms)."""
     rows = _rows(snippets(title, url, badge))
     image = _image(preview, " The badge follows each release.") if preview else ""
     note = f'<p class="atlas-cite-note">{html.escape(MEDIAWIKI_NOTE)}</p>' if badge else ""

@@ -16,9 +16,8 @@ from markupsafe import Markup
 from ..markup import textfilters
 from ..model import urls
 from ..model.computed import Feature, Site, Standing
+from ..util.project import SITE_NAME
 from . import cite
-
-SITE_NAME = "PyTorch Release Atlas"  # keep equal to site_name in mkdocs.yml
 
 
 def feature_standing(feature: Feature, backend_id: str | None = None) -> Standing:
@@ -151,7 +150,7 @@ def symbol_name_description(site: Site, symbol) -> str:
 
 
 @dataclass(frozen=True)
-class PageMeta:
+class PageHead:
     """What a page's head says about it: its description and the Open Graph fields."""
 
     description: str  # the page's own (pages.Page.description)
@@ -180,9 +179,9 @@ _NOT_CITED = frozenset({"backend_changes.md.j2", "feature_changes.md.j2", "symbo
 """Pages made to bound another page's length: cited through the page they continue."""
 
 
-def page_meta(site: Site, page, base: str) -> PageMeta:
+def page_head(site: Site, page, base: str) -> PageHead:
     """The head fields of a page (pages.Page) on the site at `base` (ending in '/'): its
-    description is the page's own (pages.py asks the functions above for it)."""
+    description is the page's own (pagelist asks the functions above for it)."""
     c, template = page.context, page.template
     url = base + page.url
     title = _TITLES[template](c) if template in _TITLES else None
@@ -202,7 +201,7 @@ def page_meta(site: Site, page, base: str) -> PageMeta:
             preview = (urls.relative(page.url, urls.badge(feature.id)), f"Badge: {feature.title}: {words}")
             backends = _backend_badges(site, feature, page.url, base)
         block = cite.block(f"{title} ({SITE_NAME})", url, badge, preview, backends)
-    return PageMeta(page.description, url, kind, base + urls.CARD, title or SITE_NAME, block, menu)
+    return PageHead(page.description, url, kind, base + urls.CARD, title or SITE_NAME, block, menu)
 
 
 def _backend_badges(site: Site, feature: Feature, page_url: str, base: str) -> tuple[cite.BackendBadge, ...]:
@@ -228,7 +227,7 @@ def _backend_badges(site: Site, feature: Feature, page_url: str, base: str) -> t
 QUERY_PAGES = ("/" + urls.UPGRADE, "/" + urls.COMPARE)
 
 
-def head_fields(meta: PageMeta) -> str:
+def head_fields(meta: PageHead) -> str:
     """Front-matter lines for the theme override's Open Graph tags (JSON strings are YAML)."""
     # A page whose answer is in its query (/upgrade/?from=…&to=…) names no og:url: a preview
     # then keeps the address shared, where the page's own URL would show another range.

@@ -10,18 +10,16 @@ edit touches without any page declaring it.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
-from pathlib import Path
+from dataclasses import dataclass, replace
 
 from markupsafe import Markup
 
 from ..model import urls
 from ..model.computed import Site, paged
+from ..util.project import ROOT, SITE_NAME
 from . import describe, envpaste
 
-ROOT = Path(__file__).resolve().parents[2]
 BENCHMARK = ROOT / "generator" / "benchmark.md"
-SITE_NAME = "PyTorch Release Atlas"  # keep equal to site_name in mkdocs.yml
 
 
 @dataclass(frozen=True, eq=False)
@@ -127,23 +125,16 @@ _FIXED = [
 ]
 
 
-def pages(site: Site) -> tuple[Page, ...]:
-    """Every page of the site, in a fixed order, each with its own view: the site's own pages,
-    then symbol, release, feature and family, and backend pages. Listed once per model, when
-    enrich makes it, and kept on the Site beside its fields (as functools.cached_property keeps a
-    value; comparisons of models read fields only): the render, the search index and the URL
-    manifest all read that one list."""
-    listed = site.__dict__.get(_LISTED)
-    if listed is None:
-        listed = site.__dict__[_LISTED] = tuple(page_list(site))
-    return listed
-
-
-_LISTED = "pages"
+def listed(site: Site) -> Site:
+    """The site with its page list (`Site.pages`): every page, in a fixed order, each with its
+    own view: the site's own pages, then symbol, release, feature and family, and backend pages.
+    The pipeline calls it once per model (generator.pipeline.build.site_model); the render, the
+    search index and the URL manifest all read that one list."""
+    return replace(site, pages=tuple(page_list(site)))
 
 
 def page_list(site: Site) -> list[Page]:
-    """What `pages` lists, listed anew."""
+    """Every page of `site`, listed anew."""
     return [
         *_site_pages(site),
         *_symbol_pages(site),

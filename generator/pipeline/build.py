@@ -21,9 +21,10 @@ from ..load.load import load
 from ..model import urls
 from ..model.computed import Site
 from ..model.errors import ContentError
-from ..pages.pagelist import ROOT, pages
+from ..pages.pagelist import listed
 from ..render.render import TEMPLATES, Rendered, render_site, template_cache, write_changed
 from ..search import indexing
+from ..util.project import ROOT
 from ..util.session import Session
 from . import manifest
 
@@ -42,7 +43,7 @@ def site_model(content_dir: Path, session: Session | None = None) -> Site:
     s = session if session is not None else Session()
     s.start()
     site = enrich(load(content_dir, s), s)
-    pages(site)  # listed once, here: a build's forked children inherit the list
+    site = listed(site)  # the page list, once: a build's forked children inherit it
     s.done()
     problems = invariants.check(site, content_dir)
     if problems:
@@ -70,7 +71,7 @@ def build_site(content_dir: Path, site_dir: Path, docs_dir: Path = DEFAULT_DOCS,
     started = time.perf_counter()
     site = site_model(Path(content_dir))
     # The model lives until the build ends: the garbage collector need not walk its objects
-    # again at every collection MkDocs and the renderer trigger (make bench: ~0.25 s of a 1x build).
+    # again at every collection MkDocs and the renderer trigger (README, Speed mechanisms).
     gc.freeze()
     try:
         index = start_index(site, site_dir)  # made while the pages render and MkDocs runs
@@ -139,7 +140,7 @@ class Preview:
         """Move what the preview holds out of the garbage collector's way, for a server idle
         between saves: after a full collection, the objects alive now (the model and render
         kept for the next save) are frozen, so the collections a save triggers do not walk them
-        again (about a fifth of a one-file edit's time at 1x). Unfreezing first lets the full
+        again (README, Speed mechanisms). Unfreezing first lets the full
         collection free what earlier saves froze and no longer use."""
         gc.unfreeze()
         gc.collect()

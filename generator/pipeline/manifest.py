@@ -21,7 +21,6 @@ from pathlib import Path
 from ..model import urls
 from ..model.computed import Site
 from ..model.errors import ContentError, Problem
-from ..pages.pagelist import pages
 from ..util.writer import write_atomic
 
 DEFAULT = Path(__file__).resolve().parents[1] / "published_urls.txt"
@@ -45,7 +44,7 @@ KIND_NAMES = {
 
 def published(site: Site) -> set[str]:
     """Page URLs (directory style, relative to the site root) and the anchors we hand out on them."""
-    out = {p.url for p in pages(site)}
+    out = {p.url for p in site.pages}
     out.add(urls.at(urls.UPGRADE, urls.DEFAULTS))
     for release in site.releases:
         page = urls.release(release.version)

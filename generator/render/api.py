@@ -16,8 +16,8 @@ from ..pages.describe import feature_standing
 
 
 def _dump(data) -> bytes:
-    """Compact JSON: json's C encoder only runs without `indent` (at 1× the API's files take 0.12 s
-    instead of 0.23 s, the first cost of a 10× render's profile, and are 19% smaller)."""
+    """Compact JSON: json's C encoder only runs without `indent` (the API's files take half the
+    time, once the first cost of a 10x render's profile, and are a fifth smaller)."""
     return (json.dumps(data, sort_keys=True, ensure_ascii=False, separators=(",", ":")) + "\n").encode("utf-8")
 
 
@@ -82,7 +82,7 @@ def render_api(site: Site, base: str) -> dict[str, tuple]:
     for release in site.releases:
         # A release's record prints its inputs nearly whole (summary, entries, every change): drawn
         # from them unwatched (`whole`, render.render_site), not through recording proxies, which
-        # took 2.14's record from 0.007 to 0.038 s of a one-file edit (in-process probe, 9 edits).
+        # made a large release's record several times slower to draw (README, Speed mechanisms).
         files[urls.api_release(release.version)] = (
             (release, site.release_views[release.version], _endings(site, release)),
             lambda r, view, ends: _release(r, view, ends, base),

@@ -14,6 +14,7 @@ from xml.sax.saxutils import escape, quoteattr
 from ..model import urls
 from ..model.computed import Site, Standing
 from ..pages.describe import feature_standing
+from ..util.project import SITE_NAME
 
 LABEL = ("#404040", "#ffffff")  # (background, text) of the left half, the feature's name
 TIER_COLOURS = {
@@ -52,7 +53,7 @@ def text_width(text: str) -> float:
 
 
 STATES = (
-    "A feature's standing as the PyTorch Release Atlas states it: its tier "
+    f"A feature's standing as the {SITE_NAME} states it: its tier "
     "now, in the 2.8+ vocabulary, and the release it has held that tier since."
 )
 

@@ -114,7 +114,7 @@ def text_width(text: str, scale: int) -> int:
 def png() -> bytes:
     """The site card: the site's name, what it answers, and the tier words releases use since 2.8. Drawn
     once per process: it depends on nothing in the content, and live preview asks on every save
-    (drawing it takes 0.024 s; `make bench`, "Memos")."""
+    (README, Speed mechanisms)."""
     c = _Canvas(WIDTH, HEIGHT, BACKGROUND)
     c.rect(0, 0, WIDTH, 16, ACCENT)
     c.text(80, 110, "PYTORCH", 10, ACCENT)

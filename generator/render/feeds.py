@@ -8,10 +8,11 @@ import datetime as dt
 from collections.abc import Callable
 from xml.sax.saxutils import escape, quoteattr
 
-from ..markup.textfilters import plain
+from ..markup.textfilters import plain, record_line
 from ..model import urls
 from ..model.computed import Site
 from ..model.content import CHANGE_LABELS, UPGRADE_GROUPS, Entry, Release
+from ..util.project import SITE_NAME
 
 
 def _when(date: dt.date) -> str:
@@ -32,7 +33,7 @@ def _feed(
         f'  <link rel="self" type="application/atom+xml" href={quoteattr(self_url)}/>',
         f'  <link rel="alternate" type="text/html" href={quoteattr(page_url)}/>',
         f"  <updated>{updated}</updated>",
-        "  <author><name>PyTorch Release Atlas</name></author>",
+        f"  <author><name>{SITE_NAME}</name></author>",
     ]
     for name, date, link, text in items:
         out += [
@@ -92,7 +93,7 @@ def _site_feed(releases, release_views, coverage, base: str) -> bytes:
         items.append((f"PyTorch {release.version}", release.date, link, text))
         items.extend(_patch_items(release_views[release.version], link))
     items.sort(key=lambda item: item[1], reverse=True)  # a patch can follow the next minor release
-    return _feed("PyTorch Release Atlas: releases", base + urls.FEED, base + urls.HOME, items, coverage.text)
+    return _feed(f"{SITE_NAME}: releases", base + urls.FEED, base + urls.HOME, items, coverage.text)
 
 
 def _backend_feed(view, base: str) -> bytes:
@@ -107,7 +108,7 @@ def _backend_feed(view, base: str) -> bytes:
         )
         for release, es in view.entries_by_release
     ]
-    return _feed(f"PyTorch Release Atlas: {b.name}", base + urls.backend_feed(b.id), page, entries)
+    return _feed(f"{SITE_NAME}: {b.name}", base + urls.backend_feed(b.id), page, entries)
 
 
 def _item_feed(name: str, page: str, entries: list, changes, site: Site, base: str) -> bytes:
@@ -130,7 +131,7 @@ def _item_feed(name: str, page: str, entries: list, changes, site: Site, base: s
         # What asks something of an upgrade first (breaking, defaults, removals ...), then the rest.
         mine = sorted(views.get(version, []), key=lambda v: _STEP.get(v.group, len(_STEP)))
         if mine:
-            lines = "; ".join(plain(v.change.text.strip().split("\n", 1)[0]) for v in mine[:3])
+            lines = "; ".join(plain(record_line(v.change.text)) for v in mine[:3])
             more = f"; and {len(mine) - 3} more" if len(mine) > 3 else ""
             words.append(f"{len(mine)} release-note change{'s' * (len(mine) != 1)}: {lines}{more}.")
         if version in announced:
@@ -139,7 +140,7 @@ def _item_feed(name: str, page: str, entries: list, changes, site: Site, base: s
             link = base + urls.at(urls.release(version), mine[0].anchor)
         items.append((f"{name} in PyTorch {version}", releases[version].date, link, " ".join(words)))
     feed = urls.at(page) + "feed.xml"
-    return _feed(f"PyTorch Release Atlas: {name}", base + feed, base + page, items)
+    return _feed(f"{SITE_NAME}: {name}", base + feed, base + page, items)
 
 
 _STEP = {group: i for i, (group, _) in enumerate(UPGRADE_GROUPS)}

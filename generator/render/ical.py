@@ -17,8 +17,9 @@ from ..markup.textfilters import plain
 from ..model import urls
 from ..model.computed import LedgerRow, Site
 from ..model.content import PlannedRelease
+from ..util.project import SITE_NAME
 
-PRODID = "-//PyTorch Release Atlas//calendar//EN"
+PRODID = f"-//{SITE_NAME}//calendar//EN"
 
 
 def _text(value: str) -> str:
@@ -260,7 +261,7 @@ def _calendar(site: Site, base: str) -> bytes:
         "CALSCALE:GREGORIAN",
         "METHOD:PUBLISH",
         "X-WR-CALNAME:PyTorch releases",
-        f"X-WR-CALDESC:{_text('PyTorch releases, patch releases, planned releases and due removals, from the PyTorch Release Atlas.')}",
+        f"X-WR-CALDESC:{_text(f'PyTorch releases, patch releases, planned releases and due removals, from the {SITE_NAME}.')}",
     ]
     events = _releases(site, base, stamp) + _planned(site, stamp) + _removals(site, base, stamp)
     events.sort(key=lambda e: (e[3], e[1]))  # by DTSTART, then UID

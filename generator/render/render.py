@@ -30,11 +30,17 @@ from ..model.content import (
     UPGRADE_GROUPS,
 )
 from ..pages import describe
-from ..pages.pagelist import ROOT, pages
 from ..util import forked
+from ..util.project import ROOT, SITE_NAME
 from ..util.writer import write_atomic
 from . import browser, card
+from .api import render_api
+from .badges import render_badges
+from .feeds import render_feeds, render_item_feeds
+from .ical import render_calendar
+from .inventory import render_inventory
 from .reads import Compare, Reads
+from .symbol_data import render_symbol_data
 
 TEMPLATES = ROOT / "templates"
 ASSETS = TEMPLATES / "assets"
@@ -63,8 +69,7 @@ def environment() -> jinja2.Environment:
     """The one Jinja environment: strict, escaping every data value by default.
 
     Built once per process, so templates compile once; auto_reload recompiles only a
-    template whose file changed (live preview). A full render at 1x takes 0.02 s longer
-    without the memo (`make bench`, "Memos")."""
+    template whose file changed (live preview). What the memo earns: README, Speed mechanisms."""
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(TEMPLATES)),
         bytecode_cache=template_cache("atlas"),
@@ -105,6 +110,7 @@ def environment() -> jinja2.Environment:
         coverage=coverage,
         breaking_groups=BREAKING_GROUPS,
         every_backend_groups=EVERY_BACKEND_GROUPS,
+        site_name=SITE_NAME,
     )
     return env
 
@@ -170,7 +176,9 @@ def render_site(
     out = Rendered(site, {})
     make = _Maker(out, previous, record)
     versions = frozenset(site.versions)
-    every = list(pages(site))
+    every = list(site.pages)
+    if not every:  # a model made without the pipeline: rendering it would write no page at all
+        raise ValueError("the site has no page list: make the model with pipeline.build.site_model")
     mine, theirs, helper = every, [], None
     if previous is None and not record and len(every) >= PARALLEL_FROM and forked.available():
         # A build renders every other page in a forked child (each side gets its share of each
@@ -180,7 +188,7 @@ def render_site(
     bodies: dict[str, bytes] = {}
     for page in mine:
         names = tuple(sorted(page.context))
-        meta = describe.page_meta(site, page, base)  # computed from the model: part of the head, compared whole
+        meta = describe.page_head(site, page, base)  # computed from the model: part of the head, compared whole
 
         def draw(model, *context, page=page, meta=meta, names=names) -> bytes:
             return _render_page(env, page, meta, model, dict(zip(names, context, strict=True)), versions)
@@ -208,13 +216,6 @@ def _data_files(site: Site, base: str, make: _Maker) -> dict[str, bytes]:
     pages. A file marked `whole` prints its inputs nearly whole (a release's API record), so it
     is drawn from them unwatched and kept while they are equal (recording its reads would earn
     nothing)."""
-    from .api import render_api
-    from .badges import render_badges
-    from .feeds import render_feeds, render_item_feeds
-    from .ical import render_calendar
-    from .inventory import render_inventory
-    from .symbol_data import render_symbol_data
-
     made = {}
     for parts in (
         render_api(site, base),
@@ -272,7 +273,7 @@ PARALLEL_FROM = 64
 def _page_file(env: jinja2.Environment, site: Site, page, base: str, versions: frozenset) -> bytes:
     """One page's Markdown file as a build renders it (no recorded reads)."""
     names = sorted(page.context)
-    meta = describe.page_meta(site, page, base)
+    meta = describe.page_head(site, page, base)
     return _render_page(env, page, meta, site, {k: page.context[k] for k in names}, versions)
 
 

@@ -12,13 +12,13 @@ core. Imports nothing from the package but generator.util.forked (for `dies_with
 starts in milliseconds.
 
 Pagefind's Python API (the `pagefind` package, 1.5.2), which would take the records in memory
-instead of as files, was measured on the real site's 8,092 records: each `add_html_file` is one
-round trip to Pagefind's service that took about 0.1 s here, so 1,000 records took 102 s where
-writing all of them and running the CLI takes about a second. The files stay.
+instead of as files, was measured on the real site's records: each `add_html_file` is one round trip to Pagefind's
+service, so the records took a hundred times as long as writing them all and running the CLI
+(the measurement: git log of this module). The files stay.
 
 It runs at a lower priority (nice 10), Pagefind with it: the build's own work (rendering, MkDocs)
-or live preview's rebuilds keep their core, the index takes what is left (measured: 6.1 s for
-the whole build against 6.6 s at equal priority). Both this process and Pagefind die with the
+or live preview's rebuilds keep their core, the index takes what is left (the build ends
+sooner than at equal priority). Both this process and Pagefind die with the
 process that started them (`dies_with_parent`).
 """
 
@@ -96,7 +96,7 @@ def _records_base(size: int) -> Path:
     """Where the records go for Pagefind to read: shared memory (Linux's /dev/shm, a RAM
     file system) when it has four times their size free, else the system's temporary folder.
     They live for seconds, and on a disk whose writes are throttled, creating thousands of small
-    files took up to 25 times as long (6,000 files: 2.5 s against 0.1 s in /dev/shm)."""
+    files takes many times as long (README, Speed mechanisms)."""
     try:
         if SHARED_MEMORY.is_dir() and os.access(SHARED_MEMORY, os.W_OK):
             if shutil.disk_usage(SHARED_MEMORY).free > 4 * size:

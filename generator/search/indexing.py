@@ -17,8 +17,8 @@ import time
 from pathlib import Path
 
 from ..model.computed import Site
-from ..pages.pagelist import ROOT
 from ..util import forked
+from ..util.project import ROOT
 from . import records as search
 from .records import BUNDLE, NAMES, SHARDS, SYMPTOMS
 
@@ -37,8 +37,8 @@ class Beside:
     the model alone, and its slow parts (writing Pagefind's input, Pagefind itself) run in a
     child process on the other core, so the build waits for whichever ends last instead of
     their sum. (Not a thread: a thread writing
-    thousands of small files waits for MkDocs' hold on the GIL at every one, measured 8 s instead
-    of 2.7 s.)
+    thousands of small files waits for MkDocs' hold on the GIL at every one, and took about three
+    times as long.)
 
     Its files wait in a folder beside site_dir named `.<site_dir>.search-*`, which a killed build
     leaves for build.clean_leftovers to remove; the child dies with the build (forked.dies_with_parent)."""
@@ -149,14 +149,13 @@ def _place(staging: Path, site_dir: Path) -> None:
 class Indexer:
     """Live preview's search: the index of the model the server's last rebuild made (its
     session's), written once edits pause for `quiet` seconds, so a save shows at once and the
-    rebuilds after it do not wait for search, which follows a few seconds later. Computing what
-    Pagefind reads from the model takes this thread about 0.3 s at 1x; writing it and Pagefind
+    rebuilds after it do not wait for search, which follows a few seconds later. This thread
+    computes what Pagefind reads from the model; writing it and Pagefind
     run in the index's child process at low priority (`_Indexing`). Nothing is loaded or enriched
     again: the model is the one the page the reader sees was rendered from. Requests made
     meanwhile collapse into one run, for the newest model; a request while a run is under way
     stops that run, and so does a rebuild as it begins (`hold`): computing the records in the
-    server's process alongside a rebuild made that rebuild twice as slow (0.26 -> 0.55 s on the
-    largest release page, `python -m bench.live`)."""
+    server's process alongside a rebuild made that rebuild twice as slow (`python -m bench.live`)."""
 
     def __init__(self, quiet: float = 3.0) -> None:
         self._quiet = quiet

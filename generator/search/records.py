@@ -27,7 +27,6 @@ from ..markup.textfilters import plain
 from ..model import urls
 from ..model.computed import Site
 from ..model.content import SECTION_TITLES, SECTIONS
-from ..pages.pagelist import pages
 from . import child as search_child
 
 NAMES, BUNDLE = search_child.NAMES, search_child.BUNDLE
@@ -399,7 +398,7 @@ def _short(line: str, limit: int = 140) -> str:
 def page_meta(site: Site) -> dict[str, tuple[str, str]]:
     """Every page's URL -> its title and description, from the page list (generator.pages.pagelist): the
     words the page says about itself, which names and records both show."""
-    return {p.url: (" ".join(p.title.split()), " ".join(p.description.split())) for p in pages(site)}
+    return {p.url: (" ".join(p.title.split()), " ".join(p.description.split())) for p in site.pages}
 
 
 def records(site: Site, pages: dict[str, tuple[str, str]]) -> list[tuple[str, str]]:

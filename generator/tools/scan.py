@@ -25,6 +25,7 @@ from collections.abc import Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from ..markup.textfilters import plain, record_line
 from ..model import symbols, urls
 from ..model.content import BREAKING_GROUPS, EVERY_BACKEND_GROUPS, applies_to, version_key
 from ..model.errors import UsageError, did_you_mean
@@ -140,7 +141,7 @@ def targets(releases: list[dict], start: str, end: str, backend: str = "", backe
                 continue
             if group not in EVERY_BACKEND_GROUPS and not applies_to(tuple(c["backends"]), backend, c["every_backend"]):
                 continue
-            text = " ".join(c["text"].strip().split("\n", 1)[0].lstrip("#*- ").split())
+            text = plain(record_line(c["text"]))
             subject = tuple(c["subject"])
             out.append(
                 Target(rel["version"], group, c["kind"], text, c["note"], c["url"], tuple(c["symbols"]), subject)
@@ -366,10 +367,10 @@ def bench(n_files: int = 10_000, content: Path | None = None, start: str = "", e
     """Scan a synthetic codebase of `n_files` .py files (every 50th uses a name some change in the
     range names; the rest plain code of about 60 lines) in a temporary folder, and time it.
     Returns the counts and seconds (records: making the change records; scan: walking and matching)."""
-    from ..pipeline.build import ROOT
+    from ..util.project import DEFAULT_CONTENT
 
     t0 = time.perf_counter()
-    releases, _ = releases_from_content(content or ROOT / "content")
+    releases, _ = releases_from_content(content or DEFAULT_CONTENT)
     start = start or releases[0]["version"]
     end = end or releases[-1]["version"]
     found = targets(releases, start, end)

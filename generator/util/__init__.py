@@ -5,4 +5,5 @@
 - `forked`: the one helper for the other core (`beside`): work handed to a forked child, its
   result pickled back.
 - `writer`: the one atomic file writer.
+- `project`: where the repository is (`ROOT`), the default content folder, the site's name.
 """

@@ -31,8 +31,8 @@ def write_atomic(path: Path, data: bytes, *, sync: bool = True) -> bool:
     try:
         fd = os.open(tmp, flags, 0o666)
     except FileNotFoundError:
-        # Its folder is missing: made only then. One mkdir per file took 2.8 s of a 10× build's
-        # profiled generate stage (8,895 calls), on a disk where metadata calls are slow.
+        # Its folder is missing: made only then. A mkdir per file is one metadata call per page,
+        # slow on disks where those are slow.
         path.parent.mkdir(parents=True, exist_ok=True)
         fd = os.open(tmp, flags, 0o666)
     try:

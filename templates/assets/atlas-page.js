@@ -277,7 +277,7 @@
 
   /* A page whose answer is in its query (/upgrade/?from=…&to=…, /compare/): its canonical link
      keeps the query, so what is shared from the page is that range (the build names no og:url
-     for these pages, generator.describe.QUERY_PAGES). */
+     for these pages, generator.pages.describe.QUERY_PAGES). */
   function keepQuery() {
     if (!location.search || !document.querySelector("#atlas-upgrade, #atlas-compare")) return;
     const link = document.querySelector("link[rel=canonical]");

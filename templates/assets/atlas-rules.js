@@ -1,22 +1,23 @@
 /* The rules the browser shares with Python, with no page in sight (Node loads this file in
    tests/test_js_parity.py and runs each function beside its Python reference on the same inputs):
 
-     normalise     generator/search.py normalise: a query as the names table keys it
-     shard         generator/search.py shard: the names file a key is in
-     plain         generator/search.py plain: a record line as the words a reader sees
-     pastedTokens  generator/symbols.py tokens: what pasted code uses
-     usesAny       generator/symbols.py matches: does a change name something the paste uses
-     queryKind     generator/search.py query_kind: a number, a version or text
-     nameForms     generator/search.py name_forms: a plural or hyphenated query's other forms
-     pastedCall    generator/search.py pasted_call: the callee and keyword arguments of a call
-     messageKey, symptomMatches   generator/search.py message_key, symptom_matches: does a
+     normalise     generator/search/records.py normalise: a query as the names table keys it
+     shard         generator/search/records.py shard: the names file a key is in
+     plain         generator/markup/textfilters.py plain: a record line as the words a reader sees
+     pastedTokens  generator/model/symbols.py tokens: what pasted code uses
+     usesAny       generator/model/symbols.py matches: does a change name something the paste uses
+     queryKind     generator/search/records.py query_kind: a number, a version or text
+     nameForms     generator/search/records.py name_forms: a plural or hyphenated query's other forms
+     pastedCall    generator/search/records.py pasted_call: the callee and keyword arguments of a call
+     messageKey, symptomMatches   generator/search/records.py message_key, symptom_matches: does a
                    pasted message or traceback show a change's error text
 
-     readEnv       generator/envpaste.py read: what a pasted environment says
-     envAnswers    generator/envpaste.py answers: what the compatibility data answers for it
+     readEnv       generator/pages/envpaste.py read: what a pasted environment says
+     envAnswers    generator/pages/envpaste.py answers: what the compatibility data answers for it
 
-   and the one rule by which /compare/ and /upgrade/ pick and group a range's changes (`collect`).
-   In the browser it is window.atlas.rules; in Node, module.exports. */
+   and the one rule by which /compare/ and /upgrade/ pick and group a range's changes (`collect`,
+   generator/enrich/enrich.py guide; `concerns`, generator/model/content.py applies_to).
+   tests/test_js_parity.py holds each to its Python. In the browser it is window.atlas.rules; in Node, module.exports. */
 (function (rules) {
   if (typeof module === "object" && module.exports) module.exports = rules;
   else (window.atlas = window.atlas || {}).rules = rules;
@@ -87,11 +88,14 @@
     return (h % count).toString(16).padStart((count - 1).toString(16).length, "0");
   }
 
-  const MARKER = new RegExp("^[" + SPACE + "]*(?:[-*+]|#+)[" + SPACE + "]+");
+  const WS = "[" + SPACE + "]", NON_WS = "[^" + SPACE + "]";
+  const MARKER = new RegExp("^" + WS + "*(?:[-*+]|#{1,6})" + WS + "+");
+  const BOLD_HEADING = new RegExp("^" + WS + "*#{1,6}" + WS + "+(?:\\*\\*|__)(?=" + NON_WS + ")([^\\n]+?)(?<=" + NON_WS + ")(?:\\*\\*|__)" + WS + "*$");
+  const EDITORS = new RegExp(WS + "*_\\(from miscategorized\\)_|" + WS + "*<br" + WS + "*/?>", "giu");
 
   function plain(markdown) {
-    const text = markdown.replace(MARKER, "").replace(/\[([^\]]*)\]\([^)]*\)/g, "$1").replace(/\*\*|`/g, "")
-      .replace(/_\(from miscategorized\)_/g, "");
+    const text = markdown.replace(BOLD_HEADING, "$1").replace(MARKER, "").replace(EDITORS, "")
+      .replace(/\[([^\]]*)\]\([^)]*\)/g, "$1").replace(/\*\*|`/g, "");
     return words(text);
   }
 
@@ -152,7 +156,7 @@
       }
       if (tokens) continue;  // an announcement names no code of yours
       for (const e of rel.entries) {
-        // The API's `group` (generator/enrich.py guide_entries): "" where a change record of the
+        // The API's `group` (generator/enrich/changeviews.py upgrade): "" where a change record of the
         // same step already tells it, so the ledger, release pages and both views count it once.
         const group = e.group;
         if (!group || !(group in groups) || !concerns(e, backend)) continue;
@@ -165,7 +169,7 @@
     return { groups: groups, dropped: dropped };
   }
 
-  /* ---- A pasted environment (generator/envpaste.py: the patterns are ASCII and line-based). */
+  /* ---- A pasted environment (generator/pages/envpaste.py: the patterns are ASCII and line-based). */
   const SP = "[ \\t]", NS = "[^ \\t\\r\\n]";
   const PASTED_ENV = {
     collect_torch: new RegExp("^PyTorch version:" + SP + "*(" + NS + "+)", "m"),

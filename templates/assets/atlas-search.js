@@ -6,11 +6,11 @@
      which would cover the page's buttons);
    - the results page /search/?q=…: every hit, sortable by release, with the header's filters.
 
-   First the names table (generator/search.py: one of atlasData.search.shards small files, the
+   First the names table (generator/search/records.py: one of atlasData.search.shards small files, the
    one atlas.rules.shard picks for the normalised query) gives the pages a known name points to,
    the "exact match"; then Pagefind's full-text results follow. The query and the filters live in
    the URL (?q=&q-release=&q-backend=&q-section=&q-sort=). Where the index lives comes from
-   atlasData.search (generator/browser.py). Text from the index reaches the page through
+   atlasData.search (generator/render/browser.py). Text from the index reaches the page through
    textContent only; Pagefind's excerpts are parsed inert and only their text and <mark> survive. */
 (function () {
   "use strict";
@@ -70,7 +70,7 @@
     }
     let symptomList = null;
     /* The changes whose error or warning text (`symptom:`) the query shows: a pasted message or
-       traceback, or a part of one (generator/search.py symptoms). */
+       traceback, or a part of one (generator/search/records.py symptoms). */
     async function causes(q) {
       symptomList = symptomList || fetch(new URL(DATA.symptoms, base)).then(function (r) { return r.ok ? r.json() : []; });
       const list = await symptomList;

@@ -15,7 +15,7 @@
   }
 
   /* Inline Markdown of our notes as DOM nodes, never HTML: `code`, **strong**, *em*; a link
-     keeps its text (generator/textfilters.py `rich` renders the same marks on the pages). */
+     keeps its text (generator/markup/textfilters.py `rich` renders the same marks on the pages). */
   function inline(text) {
     const out = [];
     const re = /`([^`]+)`|\*\*([^*]+)\*\*|\*([^*\s][^*]*)\*|\[([^\]]+)\]\([^)]*\)/g;
@@ -121,7 +121,7 @@
     if (form) initEnv(form);
   }
 
-  /* "Paste your environment": read it (atlas.rules.readEnv, generator/envpaste.py's rules), set
+  /* "Paste your environment": read it (atlas.rules.readEnv, generator/pages/envpaste.py's rules), set
      the guide's from-release, backend and target (the newest release), and say what the
      compatibility rows answer for it (atlas.rules.envAnswers). Everything shown is text nodes. */
   function initEnv(form) {

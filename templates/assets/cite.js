@@ -1,5 +1,5 @@
 /* PyTorch Release Atlas: copy buttons for the "Link or embed" blocks, and a change's ¶ menu.
-   A block's snippets are in the page (generator/cite.py) and selectable without this file.
+   A block's snippets are in the page (generator/pages/cite.py) and selectable without this file.
    A change's menu is one shared element per page, filled here when its ¶ is activated, from
    the formats the page carries (data-cite-formats, the same table Python renders blocks from):
    this file only escapes characters as the table says and fills {title} and {url}.
