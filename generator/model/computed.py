@@ -518,6 +518,11 @@ class Site:
     left_builds: dict = field(
         default_factory=dict, hash=False
     )  # architecture -> the CUDA builds it left, when (enrich.supports)
+    # Every page of the site (generator.pages.pagelist.Page items), in a fixed order, each with
+    # its view: listed once per model by the pipeline (generator.pipeline.build.site_model, after
+    # enrich), and read by the render, the search index and the URL manifest. Left out of
+    # equality: the pages are views of the fields above.
+    pages: tuple = field(default=(), compare=False, repr=False)
 
 
 @dataclass(frozen=True)
@@ -537,11 +542,6 @@ class SupportStop:
     feature: str  # that feature's id, "" when none is
     evidence: tuple[tuple[str, str], ...]  # (what, URL: site-relative or a source) it rests on
     also_in: tuple[str, ...] = ()  # releases another source lists it for, where the matrix does not
-    # Every page of the site (generator.pages.pagelist.Page items), in a fixed order, each with
-    # its view: listed once per model by the pipeline (generator.pipeline.build.site_model, after
-    # enrich), and read by the render, the search index and the URL manifest. Left out of
-    # equality: the pages are views of the fields above.
-    pages: tuple = field(default=(), compare=False, repr=False)
 
 
 @dataclass(frozen=True)

@@ -184,6 +184,10 @@ class CompatAlternative:
     source: str  # where that value is stated
 
 
+COMPAT_FIELDS = {"python": "Python", "cxx": "C++", "cuda": "CUDA", "rocm": "ROCm"}
+"""The compatibility fields an alternative or a feature's `support` can name, with their column titles."""
+
+
 @dataclass(frozen=True)
 class Compatibility:
     python_min: str
