@@ -2,7 +2,9 @@
    stdin: {"normalise": [query...], "shard": [[key, count]...], "plain": [text...],
            "tokens": [paste...], "matches": [[symbols, paste]...], "env": [paste...],
            "answers": {"data": envpaste.view, "cases": [[paste, target]...]}, "kind": [key...],
-           "symptom": [[symptom, paste]...]}
+           "symptom": [[symptom, paste]...], "uses": [paste...], "used": {"subjects": [[subject, group]...],
+           "pastes": [paste...]}, "collect": {"releases": [api release...], "steps": [[id, title]...],
+           "cases": [[start, end, backend]...], "everyBackend": [group...]}}
    stdout: the same keys, each with the outputs in order (token sets as sorted arrays). */
 "use strict";
 const rules = require(process.argv[2]);
@@ -18,4 +20,15 @@ process.stdout.write(JSON.stringify({
   answers: input.answers.cases.map(([paste, target]) => rules.envAnswers(rules.readEnv(paste), input.answers.data, target)),
   kind: input.kind.map((q) => rules.queryKind(q)),
   symptom: input.symptom.map(([symptom, paste]) => rules.symptomMatches(symptom, paste)),
+  uses: input.uses.map((paste) => rules.pasteUses(paste)),
+  used: input.used.pastes.map((paste) => {
+    const found = rules.pasteUses(paste);
+    return input.used.subjects.map(([subject, group]) => rules.subjectUsed(subject, found, group));
+  }),
+  collect: input.collect.cases.map(([start, end, backend]) => {
+    const versions = input.collect.releases.map((r) => r.version);
+    const range = input.collect.releases.filter((r) => versions.indexOf(r.version) > versions.indexOf(start) && versions.indexOf(r.version) <= versions.indexOf(end));
+    const groups = rules.collect(range, input.collect.steps, { backend: backend, everyBackend: input.collect.everyBackend }).groups;
+    return Object.fromEntries(Object.entries(groups).map(([g, items]) => [g, items.map((it) => it.path)]));
+  }),
 }));

@@ -107,7 +107,9 @@ def test_compare_and_upgrade_count_the_same_from_the_api_groups(real):
                 continue
             data = json.loads(_release(release, real.release_views[release.version], (), "http://x/"))
             for item in data["change_list"] + data["entries"]:
-                concerns = not backend or not item["backends"] or item.get("every_backend") or backend in item["backends"]
+                concerns = (
+                    not backend or not item["backends"] or item.get("every_backend") or backend in item["backends"]
+                )
                 if item["group"] and (concerns or item["group"] == "known-issues"):
                     counts[item["group"]] = counts.get(item["group"], 0) + 1
         expected = {g: len(items) for g, items in guide(real, start, end, backend).items() if items}

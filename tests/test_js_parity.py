@@ -11,19 +11,41 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
+from dataclasses import asdict
 
 import pytest
 import yaml
 
+from generator.enrich import enrich
 from generator.markup import textfilters
-from generator.model import symbols
+from generator.model import content, symbols, urls
+from generator.model.computed import ChangeView
 from generator.pages import envpaste
-from generator.render import browser
+from generator.render import api, browser
 from generator.search import records as search
+from generator.tools import paste
 from tests.conftest import ROOT, real_model
 
 RULES = ROOT / "templates" / "assets" / "atlas-rules.js"
 ENVS = sorted((ROOT / "tests" / "data" / "env").glob("*.txt"))
+CORPUS = sorted((ROOT / "tests" / "data" / "scan_corpus").glob("*.py"))
+CODE = [
+    "torch.onnx.export(m, x, f,\n    fallback=True)",
+    "x = torch.load(p, **kw)",
+    "import torch.nn.functional as F, os\nF.celu(x, alpha=0)",
+    "from . import thing\nthing(use_cuda=True)",
+    "from torch import (load as L,\n  save)\nL(p)",
+    "class A(torch.nn.Module, metaclass=M): x = torch.cholesky(a)",
+    "async def f(a: torch.Tensor = torch.zeros(1)) -> torch.Tensor: return a.qr()",
+    "else: torch.load(p)",
+    "y: torch.Tensor",
+    "os.environ['TORCH_LOGS'] = '+dynamo'; os.getenv(\"TORCHINDUCTOR_X\")",
+    "subprocess.run(['torchrun', '--standalone', '--nproc-per-node=2', 'x.py'])",
+    "f'{torch.load(p)}' rb'torch.qr' " + "'" * 3 + "unterminated",
+    "1.5.real.qr() foo().bar(baz=1)[0].cholesky()",
+    "x = (\n torch.cat(a) # c\n)",
+    "a\r\nb = torch.qr(x)\rc = 'unterminated",
+]
 ENV_LINES = [
     "torch==2.4.0+cu118",
     "torch>=2.2,<2.5",
@@ -172,6 +194,18 @@ def cases() -> dict:
         [m, p] for m in messages for p in [m, m.upper(), f"Traceback:\n  x\n{m}\n", m[3:20], m[:11], "torch"]
     ]
     payload["symptom"] += [[m, p] for m in HOSTILE[:40] for p in HOSTILE[:40:3]]
+    corpus = [p.read_text(encoding="utf-8") for p in CORPUS]
+    lines = [line for text in corpus for line in text.splitlines() if line.strip()]
+    payload["uses"] = HOSTILE + CODE + corpus + lines
+    site = real_model()
+    records = [json.loads(api._release(r, site.release_views[r.version], (), "http://x/")) for r in site.releases]
+    subjects = sorted({(tuple(c["subject"]), c["group"]) for r in records for c in r["change_list"] if c["subject"]})
+    payload["used"] = {"subjects": [[list(s), g] for s, g in subjects], "pastes": CODE + corpus + lines[:150]}
+    guides = [["2.9", "2.12", "rocm"], ["2.13", "2.14", "mps"], ["2.5", "2.8", "cuda"], ["2.11", "2.14", ""]]
+    guides += [["2.13", "2.14", b] for b in ("cpu", "xpu", "distributed")]
+    steps = [list(g) for g in content.UPGRADE_GROUPS]
+    every = list(content.EVERY_BACKEND_GROUPS)
+    payload["collect"] = {"releases": records, "steps": steps, "cases": guides, "everyBackend": every}
     python = {
         "normalise": [search.normalise(q) for q in payload["normalise"]],
         "shard": [search.shard(k) for k, _ in payload["shard"]],
@@ -182,18 +216,49 @@ def cases() -> dict:
         "answers": [envpaste.answers(envpaste.read(p), env_data, t) for p, t in payload["answers"]["cases"]],
         "kind": [search.query_kind(k) for k in payload["kind"]],
         "symptom": [search.symptom_matches(m, p) for m, p in payload["symptom"]],
+        "uses": [[_use(u) for u in paste.uses(p)] for p in payload["uses"]],
+        "used": [
+            [paste.used(s, found, g) for s, g in payload["used"]["subjects"]]
+            for found in map(paste.uses, payload["used"]["pastes"])
+        ],
+        "collect": [_guide_paths(site, *case) for case in guides],
     }
     return {"input": payload, "python": python, "node": _node(payload)}
 
 
-@pytest.mark.parametrize(
-    "rule", ["normalise", "shard", "plain", "tokens", "matches", "env", "answers", "kind", "symptom"]
-)
+def _use(use) -> dict:
+    return asdict(use) | {"args": list(use.args)}
+
+
+def _guide_paths(site, start: str, end: str, backend: str) -> dict:
+    """enrich.guide's groups as the paths of their items (a change's or an entry's anchor): the
+    reference for atlas-rules.js `collect` and `concerns`."""
+    out = {}
+    for group, items in enrich.guide(site, start, end, backend).items():
+        out[group] = [
+            urls.at(urls.release(i.change.release), i.anchor)
+            if isinstance(i, ChangeView)
+            else urls.at(urls.release(i.release), urls.entry_anchor(i.id))
+            for i in items
+        ]
+    return out
+
+
+HELD = ["normalise", "shard", "plain", "tokens", "matches", "env", "answers", "kind", "symptom", "uses", "used"]
+
+
+@pytest.mark.parametrize("rule", [*HELD, "collect"])
 def test_javascript_gives_the_python_answer(cases, rule):
     inputs, python, node = cases["input"][rule], cases["python"][rule], cases["node"][rule]
-    if rule == "answers":
+    if rule in ("answers", "collect"):
         inputs = inputs["cases"]
-    assert len(inputs) >= 60 and len(python) == len(node) == len(inputs)
+    elif rule == "used":
+        inputs = inputs["pastes"]
+    if rule == "collect":  # seven ranges and backends, each a whole guide; the page orders each group
+        assert len(python) == len(node) == len(inputs) == 7
+        python, node = ([{g: sorted(paths) for g, paths in guide.items()} for guide in side] for side in (python, node))
+    else:
+        assert len(inputs) >= 60 and len(python) == len(node) == len(inputs)
     differ = [(i, p, n) for i, p, n in zip(inputs, python, node, strict=True) if p != n]
     assert differ == [], f"{len(differ)} of {len(inputs)} differ (input, python, node), e.g. {differ[:3]}"
 
@@ -217,6 +282,18 @@ def test_the_inputs_reach_every_branch(cases):
     }
     assert {"number", "version", "text"} <= set(python["kind"])
     assert True in python["symptom"] and False in python["symptom"]
+    used = [u for found in python["uses"] for u in found]
+    assert {"TORCH_LOGS", "TORCHINDUCTOR_X"} <= {u["env"] for u in used}
+    assert {"--standalone", "--nproc-per-node"} <= {u["flag"] for u in used}
+    assert {u["arg"] for u in used} >= {"fallback", "use_cuda", "alpha"}
+    assert any(u["imported"] for u in used) and any(u["some_args"] for u in used)
+    assert any(u["name"] is None and u["written"] == "cholesky" for u in used)  # after a call: no alias
+    matched = {m for row in python["used"] for m in row}
+    assert "" in matched and {"torch.profiler.profile(use_cuda=)", "torch.load(!weights_only=)"} <= matched
+    mps = python["collect"][1]  # 2.13 -> 2.14 on MPS: the use_cuda removal is everyone's
+    records = cases["input"]["collect"]["releases"]
+    (use_cuda,) = [c["path"] for r in records for c in r["change_list"] if 192543 in c["prs"]]
+    assert use_cuda in mps["removals"]
 
 
 def test_the_browser_reads_the_number_of_names_files_the_build_wrote():
