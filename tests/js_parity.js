@@ -28,7 +28,8 @@ process.stdout.write(JSON.stringify({
   collect: input.collect.cases.map(([start, end, backend]) => {
     const versions = input.collect.releases.map((r) => r.version);
     const range = input.collect.releases.filter((r) => versions.indexOf(r.version) > versions.indexOf(start) && versions.indexOf(r.version) <= versions.indexOf(end));
-    const groups = rules.collect(range, input.collect.steps, { backend: backend, everyBackend: input.collect.everyBackend }).groups;
-    return Object.fromEntries(Object.entries(groups).map(([g, items]) => [g, items.map((it) => it.path)]));
+    const found = rules.collect(range, input.collect.steps, { backend: backend, everyBackend: input.collect.everyBackend });
+    const out = Object.fromEntries(Object.entries(found.groups).map(([g, items]) => [g, items.map((it) => it.path)]));
+    return Object.assign(out, { elsewhere: found.elsewhere });
   }),
 }));

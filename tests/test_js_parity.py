@@ -241,7 +241,7 @@ def _guide_paths(site, start: str, end: str, backend: str) -> dict:
             else urls.at(urls.release(i.release), urls.entry_anchor(i.id))
             for i in items
         ]
-    return out
+    return out | {"elsewhere": {g: n for g, n in enrich.elsewhere(site, start, end, backend).items() if n}}
 
 
 HELD = ["normalise", "shard", "plain", "tokens", "matches", "env", "answers", "kind", "symptom", "uses", "used"]
@@ -256,7 +256,10 @@ def test_javascript_gives_the_python_answer(cases, rule):
         inputs = inputs["pastes"]
     if rule == "collect":  # seven ranges and backends, each a whole guide; the page orders each group
         assert len(python) == len(node) == len(inputs) == 7
-        python, node = ([{g: sorted(paths) for g, paths in guide.items()} for guide in side] for side in (python, node))
+        python, node = (
+            [{g: paths if g == "elsewhere" else sorted(paths) for g, paths in guide.items()} for guide in side]
+            for side in (python, node)
+        )
     else:
         assert len(inputs) >= 60 and len(python) == len(node) == len(inputs)
     differ = [(i, p, n) for i, p, n in zip(inputs, python, node, strict=True) if p != n]
@@ -287,13 +290,14 @@ def test_the_inputs_reach_every_branch(cases):
     assert {"--standalone", "--nproc-per-node"} <= {u["flag"] for u in used}
     assert {u["arg"] for u in used} >= {"fallback", "use_cuda", "alpha"}
     assert any(u["imported"] for u in used) and any(u["some_args"] for u in used)
-    assert any(u["name"] is None and u["written"] == "cholesky" for u in used)  # after a call: no alias
+    assert any(u["name"] is None and u["written"] == ".cholesky" for u in used)  # after a call: no alias
     matched = {m for row in python["used"] for m in row}
     assert "" in matched and {"torch.profiler.profile(use_cuda=)", "torch.load(!weights_only=)"} <= matched
     mps = python["collect"][1]  # 2.13 -> 2.14 on MPS: the use_cuda removal is everyone's
     records = cases["input"]["collect"]["releases"]
     (use_cuda,) = [c["path"] for r in records for c in r["change_list"] if 192543 in c["prs"]]
     assert use_cuda in mps["removals"]
+    assert mps["elsewhere"] == {"known-issues": 1} and mps["known-issues"] == []  # 2.14 reports one, for ROCm
 
 
 def test_the_browser_reads_the_number_of_names_files_the_build_wrote():

@@ -167,13 +167,14 @@ def _name(value: str, i: int, prev, nxt, frames: list[dict], aliases: dict[str, 
         return
     if nxt == ("op", "=") and not frames and "." not in value and i == 0:
         return  # a local assigned
-    found.append(symbols.Use(name=_resolve(value, aliases, prev == ("op", ".")), written=value))
+    after_dot = prev == ("op", ".")  # a member of what an expression gives: `f(x).qr`
+    found.append(symbols.Use(name=_resolve(value, aliases, after_dot), written="." * after_dot + value))
 
 
 def _open(value: str, prev, nxt, before, aliases: dict[str, str], found: list) -> dict:
     """An opening bracket: a call's frame when a name comes before `(`; an environment variable read."""
     callee = prev[0] == "name" and prev[1] not in KEYWORDS and value == "("
-    written = prev[1] if callee else ""
+    written = ("." if before == ("op", ".") else "") + prev[1] if callee else ""
     name = _resolve(written, aliases, before == ("op", ".")) if callee else None
     if value == "[" and prev[0] == "name" and _resolve(prev[1], aliases, False) == "os.environ":
         _env(nxt, found)

@@ -6,7 +6,7 @@ It reads the same records the upgrade guide reads (the API's release files: each
 `api/v1/releases/`, and matches each line of each `.py` file with the paste filter's rules
 (`symbols.tokens`, `symbols.match_keys`): a line is reported for a change exactly when pasting that
 line into /upgrade/'s paste box would keep the change. The range and backend rule are the guide's
-(`model.applies_to`; known issues whatever the backend).
+(`model.applies_to`, known issues included).
 
 Speed: the changes are indexed by their match keys, and a file is split into lines only when it
 holds the last part of some key as a word; most files of a codebase hold none.
@@ -26,7 +26,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from ..model import symbols, urls
-from ..model.content import BREAKING_GROUPS, EVERY_BACKEND_GROUPS, applies_to, version_key
+from ..model.content import BREAKING_GROUPS, applies_to, version_key
 from ..model.errors import UsageError, did_you_mean
 from . import pycode
 
@@ -138,7 +138,7 @@ def targets(releases: list[dict], start: str, end: str, backend: str = "", backe
             group = c["group"]
             if group not in GROUP_WORDS or not c["subject"]:
                 continue
-            if group not in EVERY_BACKEND_GROUPS and not applies_to(tuple(c["backends"]), backend, c["every_backend"]):
+            if not applies_to(tuple(c["backends"]), backend, c["every_backend"]):
                 continue
             text = " ".join(c["text"].strip().split("\n", 1)[0].lstrip("#*- ").split())
             subject = tuple(c["subject"])

@@ -196,11 +196,13 @@
           continue;
         }
         if (same(next, "op", "=") && !frames.length && !value.includes(".") && i === 0) continue;
-        found.push(use({ name: resolve(value, aliases, same(prev, "op", ".")), written: value }));
+        const afterDot = same(prev, "op", ".");  // a member of what an expression gives: `f(x).qr`
+        found.push(use({ name: resolve(value, aliases, afterDot), written: (afterDot ? "." : "") + value }));
       } else if (kind === "op" && OPEN.includes(value)) {
         const callee = prev[0] === "name" && !KEYWORDS.has(prev[1]) && value === "(";
-        const written = callee ? prev[1] : "";
-        const name = callee ? resolve(written, aliases, i > 1 && same(tokens[i - 2], "op", ".")) : null;
+        const afterDot = i > 1 && same(tokens[i - 2], "op", ".");
+        const written = callee ? (afterDot ? "." : "") + prev[1] : "";
+        const name = callee ? resolve(written, aliases, afterDot) : null;
         frames.push({ call: value === "(", written: written, name: name, args: [], some: false });
         if (value === "[" && prev[0] === "name" && resolve(prev[1], aliases, false) === "os.environ") envOf(next, found);
         if (callee && ENV_CALLS.has(name)) envOf(next, found);
@@ -263,17 +265,19 @@
      a release-note change goes to its `group` (those with none ask nothing of an upgrade), an
      entry to the API's `group` too; with `uses` (pasteUses of pasted code), only changes whose
      subject it uses, each with the subject item it `matched`.
-     Returns {groups: {id: [item]}, dropped}; an item's `path` is relative to the site root. */
+     Returns {groups: {id: [item]}, dropped, elsewhere: {id: n}} (`elsewhere`: the known issues of
+     the range for other platforms only); an item's `path` is relative to the site root. */
   function collect(releases, steps, options) {
     const backend = options.backend || "", uses = options.uses || null, labels = options.labels || {};
     const everyBackend = options.everyBackend || [];
     const groups = Object.fromEntries(steps.map(function (s) { return [s[0], []]; }));
     let dropped = 0;
+    const elsewhere = {};
     for (const rel of releases) {
       for (const c of rel.change_list) {
         if (!c.group || !(c.group in groups)) continue;
-        // Known issues show whatever the backend (the build's EVERY_BACKEND_GROUPS; each says whom it hits).
-        if (!everyBackend.includes(c.group) && !concerns(c, backend)) continue;
+        // Known issues (the build's EVERY_BACKEND_GROUPS) for other platforms are counted, not shown.
+        if (!concerns(c, backend)) { if (everyBackend.includes(c.group)) elsewhere[c.group] = (elsewhere[c.group] || 0) + 1; continue; }
         const matched = uses ? subjectUsed(c.subject, uses, c.group) : "";
         if (uses && !matched) { dropped++; continue; }
         groups[c.group].push({ matched: matched,
@@ -294,7 +298,7 @@
         });
       }
     }
-    return { groups: groups, dropped: dropped };
+    return { groups: groups, dropped: dropped, elsewhere: elsewhere };
   }
 
   /* ---- A pasted environment (generator/envpaste.py: the patterns are ASCII and line-based). */

@@ -111,6 +111,8 @@
           release = it.release;
         }
         section.append(items.length ? list : el("p", {}, "None."));
+        const more = atlas.elsewhereNote(found.elsewhere[key]);
+        if (more) section.append(more);
         q.out.append(section);
       }
     });
