@@ -1,6 +1,6 @@
 /* Runs the browser's rules (templates/assets/atlas-rules.js) on inputs from tests/test_js_parity.py.
    stdin: {"normalise": [query...], "shard": [[key, count]...], "plain": [text...],
-           "tokens": [paste...], "matches": [[symbols, paste]...], "env": [paste...],
+           "tokens": [paste...], "env": [paste...],
            "answers": {"data": envpaste.view, "cases": [[paste, target]...]}, "kind": [key...],
            "symptom": [[symptom, paste]...], "uses": [paste...], "used": {"subjects": [[subject, group]...],
            "pastes": [paste...]}, "collect": {"releases": [api release...], "steps": [[id, title]...],
@@ -15,7 +15,6 @@ process.stdout.write(JSON.stringify({
   shard: input.shard.map(([key, count]) => rules.shard(key, count)),
   plain: input.plain.map((t) => rules.plain(t)),
   tokens: input.tokens.map((p) => sorted(rules.pastedTokens(p))),
-  matches: input.matches.map(([symbols, paste]) => rules.usesAny(symbols, rules.pastedTokens(paste))),
   env: input.env.map((paste) => rules.readEnv(paste)),
   answers: input.answers.cases.map(([paste, target]) => rules.envAnswers(rules.readEnv(paste), input.answers.data, target)),
   kind: input.kind.map((q) => rules.queryKind(q)),

@@ -5,7 +5,6 @@
      shard         generator/search.py shard: the names file a key is in
      plain         generator/search.py plain: a record line as the words a reader sees
      pastedTokens  generator/symbols.py tokens: what pasted code uses
-     usesAny       generator/symbols.py matches: does a change name something the paste uses
      pasteUses     generator/tools/paste.py uses: what pasted code uses, read as code (no parser)
      subjectMatches, subjectUsed   generator/model/symbols.py subject_matches, generator/tools/paste.py
                    used: does a use match a change's subject, and which item
@@ -90,16 +89,6 @@
       for (const p of parts) out.add(p);
     }
     return out;
-  }
-
-  /* The full name, or its last part when that part is distinctive (an underscore, or 8
-     characters: counted as Python counts them, by code point). */
-  function usesAny(symbols, tokens) {
-    return symbols.some(function (s) {
-      if (tokens.has(s)) return true;
-      const last = s.split(".").pop();
-      return s.includes(".") && (last.includes("_") || Array.from(last).length >= 8) && tokens.has(last);
-    });
   }
 
   /* ---- Pasted code (generator/tools/paste.py `uses`, `used`; generator/model/symbols.py
@@ -433,7 +422,7 @@
   }
 
   return {
-    normalise: normalise, shard: shard, plain: plain, pastedTokens: pastedTokens, usesAny: usesAny,
+    normalise: normalise, shard: shard, plain: plain, pastedTokens: pastedTokens,
     concerns: concerns, collect: collect, pasteUses: pasteUses, subjectMatches: subjectMatches, subjectUsed: subjectUsed, readEnv: readEnv, envAnswers: envAnswers,
     queryKind: queryKind, messageKey: messageKey, symptomMatches: symptomMatches,
   };
