@@ -112,7 +112,7 @@ def test_compare_and_upgrade_count_the_same_from_the_api_groups(real):
                 concerns = (
                     not backend or not item["backends"] or item.get("every_backend") or backend in item["backends"]
                 )
-                if item["group"] and (concerns or item["group"] == "known-issues"):
+                if item["group"] and concerns:
                     counts[item["group"]] = counts.get(item["group"], 0) + 1
         expected = {g: len(items) for g, items in guide(real, start, end, backend).items() if items}
         assert counts == expected, (start, end, backend)

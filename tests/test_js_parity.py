@@ -13,22 +13,42 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
+from dataclasses import asdict
 
 import pytest
 import yaml
 
 from generator.enrich import enrich
 from generator.markup import textfilters
-from generator.model import symbols, urls
-from generator.model.content import EVERY_BACKEND_GROUPS, UPGRADE_GROUPS, applies_to
+from generator.model import content, symbols, urls
+from generator.model.computed import ChangeView
+from generator.model.content import applies_to
 from generator.pages import envpaste
 from generator.render import api, browser
-from generator.render.render import drawn
 from generator.search import records as search
+from generator.tools import paste
 from tests.conftest import ROOT, real_model
 
 RULES = ROOT / "templates" / "assets" / "atlas-rules.js"
 ENVS = sorted((ROOT / "tests" / "data" / "env").glob("*.txt"))
+CORPUS = sorted((ROOT / "tests" / "data" / "scan_corpus").glob("*.py"))
+CODE = [
+    "torch.onnx.export(m, x, f,\n    fallback=True)",
+    "x = torch.load(p, **kw)",
+    "import torch.nn.functional as F, os\nF.celu(x, alpha=0)",
+    "from . import thing\nthing(use_cuda=True)",
+    "from torch import (load as L,\n  save)\nL(p)",
+    "class A(torch.nn.Module, metaclass=M): x = torch.cholesky(a)",
+    "async def f(a: torch.Tensor = torch.zeros(1)) -> torch.Tensor: return a.qr()",
+    "else: torch.load(p)",
+    "y: torch.Tensor",
+    "os.environ['TORCH_LOGS'] = '+dynamo'; os.getenv(\"TORCHINDUCTOR_X\")",
+    "subprocess.run(['torchrun', '--standalone', '--nproc-per-node=2', 'x.py'])",
+    "f'{torch.load(p)}' rb'torch.qr' " + "'" * 3 + "unterminated",
+    "1.5.real.qr() foo().bar(baz=1)[0].cholesky()",
+    "x = (\n torch.cat(a) # c\n)",
+    "a\r\nb = torch.qr(x)\rc = 'unterminated",
+]
 ENV_LINES = [
     "torch==2.4.0+cu118",
     "torch>=2.2,<2.5",
@@ -205,9 +225,6 @@ def cases() -> dict:
         "shard": [[k, search.SHARDS] for k in keys],
         "plain": HOSTILE + texts,
         "tokens": pastes,
-        "matches": [[list(f), p] for f in found[:200] for p in HOSTILE[17:22] + [texts[0]]]
-        + [[[n], n] for n in names[:200]]
-        + [[["torch.a.abcdefgh"], "abcdefgh"], [["torch.a.\U0001f525" * 3], "\U0001f525" * 3]],
         "env": HOSTILE + ENV_LINES + envs,
         "answers": {"data": env_data, "cases": [[p, t] for p in ENV_LINES + envs for t in targets]},
     }
@@ -221,21 +238,37 @@ def cases() -> dict:
     payload["symptom"] += [[m, p] for m in HOSTILE[:40] for p in HOSTILE[:40:3]]
     payload["forms"] = keys + ["cuda graphs", "cuda-graphs", "class", "kernels", "bus", "fsdp2 wrappers"]
     payload["call"] = HOSTILE + CALLS + [t.split("\n")[0] for t in texts[:200]]
+    corpus = [p.read_text(encoding="utf-8") for p in CORPUS]
+    lines = [line for text in corpus for line in text.splitlines() if line.strip()]
+    payload["uses"] = HOSTILE + CODE + corpus + lines
+    site = real_model()
+    records = [json.loads(api._release(r, site.release_views[r.version], (), "http://x/")) for r in site.releases]
+    subjects = sorted({(tuple(c["subject"]), c["group"]) for r in records for c in r["change_list"] if c["subject"]})
+    payload["used"] = {"subjects": [[list(s), g] for s, g in subjects], "pastes": CODE + corpus + lines[:150]}
+    guides = [["2.9", "2.12", "rocm"], ["2.13", "2.14", "mps"], ["2.5", "2.8", "cuda"], ["2.11", "2.14", ""]]
+    guides += [["2.13", "2.14", b] for b in ("cpu", "xpu", "distributed")]
+    steps = [list(g) for g in content.UPGRADE_GROUPS]
+    every = list(content.EVERY_BACKEND_GROUPS)
+    payload["collect"] = {"releases": records, "steps": steps, "cases": guides, "everyBackend": every}
     python = {
         "normalise": [search.normalise(q) for q in payload["normalise"]],
         "shard": [search.shard(k) for k, _ in payload["shard"]],
         "plain": [textfilters.plain(t) for t in payload["plain"]],
         "tokens": [sorted(symbols.tokens(p)) for p in payload["tokens"]],
-        "matches": [symbols.matches(tuple(s), symbols.tokens(p)) for s, p in payload["matches"]],
         "env": [envpaste.read(p) for p in payload["env"]],
         "answers": [envpaste.answers(envpaste.read(p), env_data, t) for p, t in payload["answers"]["cases"]],
         "kind": [search.query_kind(k) for k in payload["kind"]],
         "symptom": [search.symptom_matches(m, p) for m, p in payload["symptom"]],
         "forms": [search.name_forms(k) for k in payload["forms"]],
         "call": [_listed(search.pasted_call(t)) for t in payload["call"]],
+        "uses": [[_use(u) for u in paste.uses(p)] for p in payload["uses"]],
+        "used": [
+            [paste.used(s, found, g) for s, g in payload["used"]["subjects"]]
+            for found in map(paste.uses, payload["used"]["pastes"])
+        ],
+        "collect": [_guide_paths(site, *case) for case in guides],
     }
     payload["concerns"], python["concerns"] = _concerns()
-    payload["collect"], python["collect"] = _collect()
     return {"input": payload, "python": python, "node": _node(payload)}
 
 
@@ -247,92 +280,71 @@ def _concerns() -> tuple[list, list]:
     return inputs, [applies_to(tuple(b), backend) for b, backend in inputs]
 
 
-def _collect() -> tuple[dict, list]:
-    """The upgrade guide (enrich.guide) beside `collect` over the API's release records: for ranges
-    of releases and every backend, each group's items as (release, path), release by release
-    (within a release the guide lists them by area and the API in notes order: the harness sorts
-    them by path)."""
-    site = real_model()
-    parts = api.render_api(site, "/")
-    records = drawn({urls.api_release(v): parts[urls.api_release(v)] for v in site.versions})
-    releases = [json.loads(records[urls.api_release(v)]) for v in site.versions]
-    path = {}
-    for version in site.versions:
-        for group in site.release_views[version].upgrade:
-            path.update({id(v): (version, urls.at(urls.release(version), v.anchor)) for v in group.changes})
-            path.update(
-                {id(e): (e.release, urls.at(urls.release(e.release), urls.entry_anchor(e.id))) for e in group.entries}
-            )
-    n = len(site.versions)
-    spans = [
-        (0, n - 1),
-        (1, n - 1),
-        (0, 0),
-        (0, n // 2),
-        (n // 2, n - 1),
-        (n - 6, n - 3),
-        (n - 4, n - 2),
-        (n - 2, n - 1),
-    ]
-    cases = [[a, b, backend] for a, b in spans for backend in ["", *(x.id for x in site.content.backends)]]
-    python = []
-    for a, b, backend in cases:
-        start = site.versions[a - 1] if a else "0"
-        guide = enrich.guide(site, start, site.versions[b], backend)
-        rank = {v: i for i, v in enumerate(site.versions)}
-        python.append(
-            {
-                g: sorted((list(path[id(i)]) for i in items), key=lambda p: (rank[p[0]], p[1]))
-                for g, items in guide.items()
-            }
-        )
-    data = {"releases": releases, "steps": [list(s) for s in UPGRADE_GROUPS], "every": list(EVERY_BACKEND_GROUPS)}
-    return {**data, "cases": cases}, python
+def _use(use) -> dict:
+    return asdict(use) | {"args": list(use.args)}
 
 
-@pytest.mark.parametrize(
-    "rule",
-    [
-        "normalise",
-        "shard",
-        "plain",
-        "tokens",
-        "matches",
-        "env",
-        "answers",
-        "kind",
-        "symptom",
-        "forms",
-        "call",
-        "concerns",
-        "collect",
-    ],
-)
+def _guide_paths(site, start: str, end: str, backend: str) -> dict:
+    """enrich.guide's groups as the paths of their items (a change's or an entry's anchor): the
+    reference for atlas-rules.js `collect` and `concerns`."""
+    out = {}
+    for group, items in enrich.guide(site, start, end, backend).items():
+        out[group] = [
+            urls.at(urls.release(i.change.release), i.anchor)
+            if isinstance(i, ChangeView)
+            else urls.at(urls.release(i.release), urls.entry_anchor(i.id))
+            for i in items
+        ]
+    return out | {"elsewhere": {g: n for g, n in enrich.elsewhere(site, start, end, backend).items() if n}}
+
+
+HELD = [
+    "normalise",
+    "shard",
+    "plain",
+    "tokens",
+    "env",
+    "answers",
+    "kind",
+    "symptom",
+    "uses",
+    "used",
+    "forms",
+    "call",
+    "concerns",
+]
+
+
+@pytest.mark.parametrize("rule", [*HELD, "collect"])
 def test_javascript_gives_the_python_answer(cases, rule):
     inputs, python, node = cases["input"][rule], cases["python"][rule], cases["node"][rule]
     if rule in ("answers", "collect"):
         inputs = inputs["cases"]
-    assert len(inputs) >= 60 and len(python) == len(node) == len(inputs)
+    elif rule == "used":
+        inputs = inputs["pastes"]
+    if rule == "collect":  # seven ranges and backends, each a whole guide; the page orders each group
+        assert len(python) == len(node) == len(inputs) == 7
+        python, node = (
+            [{g: paths if g == "elsewhere" else sorted(paths) for g, paths in guide.items()} for guide in side]
+            for side in (python, node)
+        )
+    else:
+        assert len(inputs) >= 60 and len(python) == len(node) == len(inputs)
     differ = [(i, p, n) for i, p, n in zip(inputs, python, node, strict=True) if p != n]
     assert differ == [], f"{len(differ)} of {len(inputs)} differ (input, python, node), e.g. {differ[:3]}"
 
 
 def test_the_inputs_reach_every_branch(cases):
     """Not vacuous: the inputs include PR numbers, calls, several names files, bullets and links
-    to remove, flags and variables, and both answers of `matches`."""
+    to remove, flags and variables, pasted code of every kind of use, and both answers of each test."""
     python = cases["python"]
     assert {"158249", "12", "torch.compile", "torch.cat"} <= set(python["normalise"])
     assert len(set(python["shard"])) > 100
     assert "bold code link *em*" in python["plain"]
     assert {"Title of a 2.0 change (#95712)", "Move the op (#134877)", "a b c d"} <= set(python["plain"])
     assert True in python["concerns"] and False in python["concerns"]
-    picked = [len(items) for case in python["collect"] for items in case.values()]
-    assert 0 in picked and max(picked) > 50
-    everywhere, cuda = python["collect"][0], python["collect"][1]  # the whole range: any backend, the first
-    assert len(cuda["breaking"]) < len(everywhere["breaking"]) and cuda["known-issues"] == everywhere["known-issues"]
     tokens = set().union(*map(set, python["tokens"]))
     assert {"--compile-mode", "TORCH_LOGS", "--ok-flag", "FOO_BAR"} <= tokens
-    assert True in python["matches"] and False in python["matches"]
     read = python["env"]
     assert {e["backend"] for e in read} >= {"cuda", "rocm", "mps", "xpu", "cpu", ""}
     assert {e["via"] for e in read} >= {"collect_torch", "pin", "listed", "wheel", "lock", "pipfile", ""}
@@ -346,6 +358,19 @@ def test_the_inputs_reach_every_branch(cases):
     assert True in python["symptom"] and False in python["symptom"]
     assert ["cuda graph", "cudagraph"] in python["forms"] and [] in python["forms"]
     assert ["profile", ["use_cuda"]] in python["call"] and None in python["call"]
+    used = [u for found in python["uses"] for u in found]
+    assert {"TORCH_LOGS", "TORCHINDUCTOR_X"} <= {u["env"] for u in used}
+    assert {"--standalone", "--nproc-per-node"} <= {u["flag"] for u in used}
+    assert {u["arg"] for u in used} >= {"fallback", "use_cuda", "alpha"}
+    assert any(u["imported"] for u in used) and any(u["some_args"] for u in used)
+    assert any(u["name"] is None and u["written"] == ".cholesky" for u in used)  # after a call: no alias
+    matched = {m for row in python["used"] for m in row}
+    assert "" in matched and {"torch.profiler.profile(use_cuda=)", "torch.load(!weights_only=)"} <= matched
+    mps = python["collect"][1]  # 2.13 -> 2.14 on MPS: the use_cuda removal is everyone's
+    records = cases["input"]["collect"]["releases"]
+    (use_cuda,) = [c["path"] for r in records for c in r["change_list"] if 192543 in c["prs"]]
+    assert use_cuda in mps["removals"]
+    assert mps["elsewhere"] == {"known-issues": 1} and mps["known-issues"] == []  # 2.14 reports one, for ROCm
 
 
 def test_the_browser_reads_the_number_of_names_files_the_build_wrote():

@@ -298,3 +298,29 @@ def test_a_release_the_atlas_does_not_cover_is_named_so():
     proc = run_cli("scan", ".", "--from", "2.5", "--to", "2.15")
     assert proc.returncode == 2 and "release 2.15 is not covered by the Atlas" in proc.stderr
     assert "did you mean" not in proc.stderr
+
+
+def test_the_paste_box_keeps_what_scan_finds_on_the_corpus():
+    """One answer: pasting a corpus file, or one of its lines under the file's imports, into
+    /upgrade/'s code box keeps exactly the changes scan finds in what was pasted
+    (generator.tools.paste is atlas-rules.js pasteUses's reference)."""
+    from generator.tools import paste
+
+    found = scan.targets(_real_releases(), "2.5", "2.14")
+    checked = 0
+    for path in sorted(CORPUS.glob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        lines = text.splitlines()
+        imports = {n for n, line in enumerate(lines, 1) if line.startswith(("import ", "from "))}
+        findings = scan.scan_tree(path, found).findings
+        pastes = [(text, None)] + [
+            ("\n".join(lines[k - 1] for k in sorted(imports | {n})), imports | {n})
+            for n in range(1, len(lines) + 1)
+            if n not in imports and lines[n - 1].strip()
+        ]
+        for pasted_text, numbers in pastes:
+            scanned = {f.target for f in findings if numbers is None or f.line in numbers}
+            uses = paste.uses(pasted_text)
+            assert {t for t in found if paste.used(t.subject, uses, t.group)} == scanned, (path.name, pasted_text)
+            checked += 1
+    assert checked > 150

@@ -39,7 +39,11 @@ def test_upgrade_guide_for_rocm_from_2_4_to_2_12_then_filtered_to_pasted_code(pa
     page.wait_for_function("document.querySelector('#atlas-upgrade-result').innerText.includes('others left out')")
     kept = page.locator("#atlas-upgrade-result li")
     assert 0 < kept.count() < before / 5
-    assert kept.filter(has_text="is now the default in torch.onnx.export").count() == 1
+    # The 2.11 removal of the argument the call passes, saying what it matched; the 2.10 default
+    # change of that argument does not touch a call that passes it.
+    removal = kept.filter(has_text="Remove the fallback option from torch.onnx.export")
+    assert removal.count() == 1 and "uses torch.onnx.export(fallback=)" in removal.inner_text()
+    assert kept.filter(has_text="is now the default in torch.onnx.export").count() == 0
     assert kept.filter(has_text="Python version is now 3.10").count() == 0  # names nothing the code uses
     assert "fallback" not in page.url and "onnx" not in page.url  # the paste stays out of the URL
     assert watch.foreign_requests() == []
@@ -65,10 +69,11 @@ def test_upgrade_to_2_14_on_cuda_names_the_cholesky_replacement_and_both_known_i
     page.goto(served + "upgrade/?from=2.12&to=2.14&backend=cuda")
     page.locator("#atlas-upgrade-result section[data-group]").first.wait_for()
     known = _items(page, "known-issues")
-    assert known.count() == 2
+    assert known.count() == 1
     assert known.filter(has_text="CUDNN_STATUS_SUBLIBRARY_VERSION_MISMATCH").filter(has_text="Workaround").count() == 1
-    rocm = known.filter(has_text="rocSHMEM")
-    assert rocm.count() == 1 and "for ROCm" in rocm.inner_text() and "issue #195670" in rocm.inner_text()
+    # The ROCm report is counted for other platforms, not shown (issue #44).
+    more = page.locator('#atlas-upgrade-result section[data-group="known-issues"] .atlas-compare-elsewhere')
+    assert more.inner_text() == "1 more for other platforms: pick any backend to see it."
     cholesky = _items(page, "removals").filter(has_text="torch.cholesky()")
     assert cholesky.count() == 1 and "torch.linalg.cholesky()" in cholesky.inner_text()
     assert "What to do" in cholesky.inner_text()

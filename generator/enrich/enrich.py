@@ -473,11 +473,20 @@ def guide(site: Site, start: str, end: str, backend: str = "") -> dict[str, tupl
         if not version_key(start) < release.key <= version_key(end):
             continue
         for group in site.release_views[release.version].upgrade:
-            # Known issues show whatever the backend (atlas-rules.js `collect`): each says whom it hits.
-            out[group.id].extend(
-                v
-                for v in group.changes
-                if group.id in EVERY_BACKEND_GROUPS or applies_to(v.backends, backend, v.every_backend)
-            )
+            out[group.id].extend(v for v in group.changes if applies_to(v.backends, backend, v.every_backend))
             out[group.id].extend(e for e in group.entries if applies_to(e.backends, backend))
     return {g: tuple(items) for g, items in out.items()}
+
+
+def elsewhere(site: Site, start: str, end: str, backend: str) -> dict[str, int]:
+    """For a guide filtered to `backend`: how many reports of what fails (EVERY_BACKEND_GROUPS) the
+    range holds for other platforms only, by group, so the guide says "N more for other platforms"
+    rather than hiding them (atlas-rules.js `collect` counts the same)."""
+    out = dict.fromkeys(EVERY_BACKEND_GROUPS, 0)
+    for release in site.releases:
+        if not version_key(start) < release.key <= version_key(end):
+            continue
+        for group in site.release_views[release.version].upgrade:
+            if group.id in out:
+                out[group.id] += sum(not applies_to(v.backends, backend, v.every_backend) for v in group.changes)
+    return out

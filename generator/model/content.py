@@ -421,8 +421,9 @@ UPGRADE_GROUPS = (
 
 
 EVERY_BACKEND_GROUPS = ("known-issues",)
-"""Upgrade groups shown whatever the backend a reader picks: reports of what fails, each naming
-whom it hits (a release has one or two)."""
+"""Upgrade groups of reports of what fails, each naming whom it hits (a release has one or two):
+filtered by backend like every group, but a guide filtered to one backend says how many more it
+holds for other platforms (enrich.elsewhere, atlas-rules.js collect's `elsewhere`)."""
 
 
 BREAKING_GROUPS = ("breaking", "removals", "defaults")

@@ -1,9 +1,10 @@
 """The names a change mentions that a reader's code could use: `torch.*` names, identifiers in
 code spans (functions, arguments, config keys), environment variables and CLI flags.
 
-The upgrade guide's "paste your code" filter keeps a change when the pasted text uses one of
-them. `tokens` and `matches` are that filter's rules; atlas-rules.js runs them in the browser,
-held equal to these by tests/test_js_parity.py. The patterns are ASCII (`re.ASCII`), as
+Search reads them (`tokens`, what a pasted query names; atlas-rules.js `pastedTokens` runs it in
+the browser, held equal by tests/test_js_parity.py). What code must use for a change to apply to
+it is the change's subject (below: `SUBJECT`, `propose_subject`, `subject_matches`), which
+`generator scan` and the paste-your-code box read. The patterns are ASCII (`re.ASCII`), as
 JavaScript's are, so a letter such as "é" next to a name counts the same in both.
 
 The API symbol pages (/symbols/<page>/) list the `torch.*` names (`torch_names`), one page per
@@ -108,21 +109,6 @@ def tokens(pasted: str) -> set[str]:
         out.update(".".join(parts[:i]) for i in range(1, len(parts) + 1))
         out.update(parts)
     return out
-
-
-def match_keys(symbol: str) -> tuple[str, ...]:
-    """The tokens of code that use `symbol`: the full name, and its last part when the name is
-    dotted and that part is distinctive (an underscore, or 8 characters: e.g.
-    `scaled_dot_product_attention`). `generator scan` indexes changes by these keys."""
-    last = symbol.rsplit(".", 1)[-1]
-    if "." in symbol and ("_" in last or len(last) >= 8):
-        return (symbol, last)
-    return (symbol,)
-
-
-def matches(symbols: tuple[str, ...], pasted_tokens: set[str]) -> bool:
-    """A change applies to the pasted code when the code uses one of its symbols (`match_keys`)."""
-    return any(key in pasted_tokens for symbol in symbols for key in match_keys(symbol))
 
 
 PAGE_DEPTH = 3

@@ -54,7 +54,8 @@ class _Reader(ast.NodeVisitor):
         if chain is None:
             return None
         base, parts = chain
-        written = ".".join(((base,) if base else ()) + parts)
+        # A member of what an expression gives (`f(x).qr`) is written with its leading dot.
+        written = base + "." + ".".join(parts) if base and parts else base or "." + ".".join(parts)
         if base is not None and base in self.aliases:
             return ".".join((self.aliases[base], *parts)), written
         return None, written

@@ -1,15 +1,16 @@
-"""`python -m generator scan PATH --from X.Y --to X.Y`: the lines of a codebase that touch a change
-an upgrade meets, for CI.
+"""`python -m generator scan PATH --from X.Y --to X.Y`: the lines of a codebase that use what a
+change of an upgrade is about, for CI.
 
 It reads the same records the upgrade guide reads (the API's release files: each change's upgrade
-`group`, `symbols`, note and URL), made from the content or read from a built site's
-`api/v1/releases/`, and matches each line of each `.py` file with the paste filter's rules
-(`symbols.tokens`, `symbols.match_keys`): a line is reported for a change exactly when pasting that
-line into /upgrade/'s paste box would keep the change. The range and backend rule are the guide's
-(`model.applies_to`; known issues whatever the backend).
+`group`, `subject`, note and URL), made from the content or read from a built site's
+`api/v1/releases/`, reads each `.py` file as code (generator.tools.pycode) and reports a line for a
+change when a use on it matches the change's subject (symbols.subject_matches). The paste-your-code
+box matches pasted code by the same rule (generator.tools.paste, atlas-rules.js pasteUses). The
+range and backend rule are the guide's (`model.applies_to`, known issues included); a range
+through a release without a change list exits EXIT_UNCOVERED.
 
-Speed: the changes are indexed by their match keys, and a file is split into lines only when it
-holds the last part of some key as a word; most files of a codebase hold none.
+Speed: the subject items are indexed by the last part of their names, and a file is parsed only
+when it holds one of those as a word; most files of a codebase hold none.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from pathlib import Path
 
 from ..markup.textfilters import plain, record_line
 from ..model import symbols, urls
-from ..model.content import BREAKING_GROUPS, EVERY_BACKEND_GROUPS, applies_to, version_key
+from ..model.content import BREAKING_GROUPS, applies_to, version_key
 from ..model.errors import UsageError, did_you_mean
 from . import pycode, remote, sarif
 
@@ -139,7 +140,7 @@ def targets(releases: list[dict], start: str, end: str, backend: str = "", backe
             group = c["group"]
             if group not in GROUP_WORDS or not c["subject"]:
                 continue
-            if group not in EVERY_BACKEND_GROUPS and not applies_to(tuple(c["backends"]), backend, c["every_backend"]):
+            if not applies_to(tuple(c["backends"]), backend, c["every_backend"]):
                 continue
             text = plain(record_line(c["text"]))
             subject = tuple(c["subject"])

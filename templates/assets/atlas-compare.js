@@ -8,7 +8,8 @@
   function initCompare() {
     atlas.rangeForm("atlas-compare", "atlas-compare-result", function (q) {
       const steps = atlas.data(q.form, "steps", []);
-      const groups = atlas.rules.collect(q.releases, steps, { backend: q.backend, labels: atlas.data(q.form, "labels", {}), everyBackend: atlas.data(q.form, "everyBackend", []) }).groups;
+      const found = atlas.rules.collect(q.releases, steps, { backend: q.backend, labels: atlas.data(q.form, "labels", {}), everyBackend: atlas.data(q.form, "everyBackend", []) });
+      const groups = found.groups;
       q.out.append(el("p", { class: "atlas-compare-msg" },
         "Upgrading from " + q.from + " to " + q.to + " (" + q.range.join(", ") + "), " + (q.backendName || "all backends") + "."));
       const gap = atlas.gapNote(q.releases);
@@ -27,6 +28,8 @@
           list.append(li);
         }
         section.append(items.length ? list : el("p", {}, "None."));
+        const more = atlas.elsewhereNote(found.elsewhere[key]);
+        if (more) section.append(more);
         q.out.append(section);
       }
     });

@@ -104,6 +104,13 @@
       "No release-note change list is at hand for " + missing.join(", ") + ": only their announced features are listed.") : null;
   };
 
+  /* Under a group filtered to one backend: how many of its reports of what fails (the build's
+     EVERY_BACKEND_GROUPS) are for other platforms, counted by atlas.rules.collect. */
+  atlas.elsewhereNote = function (count) {
+    return count ? atlas.el("p", { class: "atlas-compare-msg atlas-compare-elsewhere" },
+      count + " more for other platforms: pick any backend to see " + (count === 1 ? "it." : "them.")) : null;
+  };
+
   /* ---- Wide Markdown tables: Material wraps each in a sideways-scrolling box, which keyboard
      users can scroll only if it takes focus (WCAG 2.1.1; axe scrollable-region-focusable). ---- */
   function initScrollwraps() {

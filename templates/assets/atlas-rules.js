@@ -5,7 +5,9 @@
      shard         generator/search/records.py shard: the names file a key is in
      plain         generator/markup/textfilters.py plain: a record line as the words a reader sees
      pastedTokens  generator/model/symbols.py tokens: what pasted code uses
-     usesAny       generator/model/symbols.py matches: does a change name something the paste uses
+     pasteUses     generator/tools/paste.py uses: what pasted code uses, read as code (no parser)
+     subjectMatches, subjectUsed   generator/model/symbols.py subject_matches, generator/tools/paste.py
+                   used: does a use match a change's subject, and which item
      queryKind     generator/search/records.py query_kind: a number, a version or text
      nameForms     generator/search/records.py name_forms: a plural or hyphenated query's other forms
      pastedCall    generator/search/records.py pasted_call: the callee and keyword arguments of a call
@@ -115,14 +117,155 @@
     return out;
   }
 
-  /* The full name, or its last part when that part is distinctive (an underscore, or 8
-     characters: counted as Python counts them, by code point). */
-  function usesAny(symbols, tokens) {
-    return symbols.some(function (s) {
-      if (tokens.has(s)) return true;
-      const last = s.split(".").pop();
-      return s.includes(".") && (last.includes("_") || Array.from(last).length >= 8) && tokens.has(last);
-    });
+  /* ---- Pasted code (generator/tools/paste.py `uses`, `used`; generator/model/symbols.py
+     `subject_matches`): what the paste uses, and whether a change's subject is among it. */
+  const TOKEN = /(?<comment>#[^\n]*)|(?<str>[rRbBuUfF]{0,2}(?:"""[\s\S]*?(?:"""|(?![\s\S]))|'''[\s\S]*?(?:'''|(?![\s\S]))|"(?:\\[\s\S]|[^"\\\n])*"?|'(?:\\[\s\S]|[^'\\\n])*'?))|(?<name>[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*)|(?<num>[0-9][0-9A-Za-z_.]*)|(?<op>\*\*|==|!=|<=|>=|->|[()\[\]{}=:,.\n@])|(?<skip>[\s\S])/g;
+  const KEYWORDS = new Set(("False None True and as assert async await break class continue def del elif else except " +
+    "finally for from global if import in is lambda nonlocal not or pass raise return try while with yield").split(" "));
+  const ENV_CALLS = new Set(["os.getenv", "os.putenv", "os.unsetenv", "os.environ.get", "os.environ.setdefault", "os.environ.pop"]);
+  const OPEN = ["(", "[", "{"], CLOSE = [")", "]", "}"];
+  const FLAG_STRING = /^--[a-z][a-z0-9-]+(?:=[\s\S]*)?$/;
+  const SUBJECT = /^(?:([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*)(?:\((!?)([A-Za-z_][A-Za-z0-9_]*)=\))?|(--[a-z][a-z0-9-]+))$/;
+  const ENV_NAME = /^[A-Z][A-Z0-9]*_[A-Z0-9_]+$/;
+
+  function use(fields) {
+    return Object.assign({ name: null, written: "", call: false, arg: null, args: [], some_args: false, env: null, flag: null, imported: false }, fields);
+  }
+  function same(t, kind, value) { return !!t && t[0] === kind && t[1] === value; }
+
+  function codeTokens(text) {
+    text = text.replace(/\r\n?/g, "\n");
+    const out = [];
+    for (const m of text.matchAll(TOKEN)) {
+      const kind = Object.keys(m.groups).find(function (k) { return m.groups[k] !== undefined; }) || "skip";
+      if (kind === "str") {
+        const body = m[0].replace(/^[rRbBuUfF]+/, "");
+        const q = (body.slice(0, 3) === '"""' || body.slice(0, 3) === "'''") ? 3 : 1;
+        out.push([kind, body.length >= 2 * q ? body.slice(q, body.length - q) : ""]);
+      } else if (kind !== "comment" && kind !== "skip") out.push([kind, m[0]]);
+    }
+    return out;
+  }
+  function statements(tokens) {
+    const out = []; let cur = [], depth = 0;
+    for (const t of tokens) {
+      if (t[0] === "op" && OPEN.includes(t[1])) depth++;
+      else if (t[0] === "op" && CLOSE.includes(t[1])) depth = Math.max(0, depth - 1);
+      if (t[0] === "op" && t[1] === "\n") { if (depth === 0 && cur.length) { out.push(cur); cur = []; } continue; }
+      cur.push(t);
+    }
+    if (cur.length) out.push(cur);
+    return out;
+  }
+  function imports(st, aliases, found) {
+    const names = st.filter(function (t) { return t[0] === "name"; }).map(function (t) { return t[1]; });
+    if (!names.length || st[0][0] !== "name" || (names[0] !== "import" && names[0] !== "from")) return false;
+    let module = "", rest;
+    if (names[0] === "from") {
+      if (st.length < 2 || st[1][0] !== "name" || names[2] !== "import") return true;
+      module = names[1]; rest = names.slice(3);
+    } else rest = names.slice(1);
+    let i = 0;
+    while (i < rest.length) {
+      const name = rest[i], bound = i + 2 < rest.length && rest[i + 1] === "as" ? rest[i + 2] : "";
+      const full = module ? module + "." + name : name;
+      aliases[bound || (module ? name : name.split(".")[0])] = (bound || module) ? full : name.split(".")[0];
+      found.push(use({ name: full, written: name, imported: true }));
+      i += bound ? 3 : 1;
+    }
+    return true;
+  }
+  function body(st) {
+    const first = st[0][0] === "name" ? st[0][1] : "";
+    if (first === "class" || first === "def" || first === "async") {
+      let depth = 0;
+      for (let i = 0; i < st.length; i++) {
+        if (st[i][0] === "op") depth += (OPEN.includes(st[i][1]) ? 1 : 0) - (CLOSE.includes(st[i][1]) ? 1 : 0);
+        if (same(st[i], "op", ":") && depth === 0) return st.slice(i + 1);
+      }
+      return [];
+    }
+    if ((first === "else" || first === "try" || first === "finally") && same(st[1], "op", ":")) return st.slice(2);
+    if (first && !KEYWORDS.has(first) && same(st[1], "op", ":")) {
+      const rest = st.slice(2), at = rest.findIndex(function (t) { return same(t, "op", "="); });
+      return at >= 0 ? st.slice(0, 1).concat(rest.slice(at)) : [];
+    }
+    return st;
+  }
+  function resolve(written, aliases, afterDot) {
+    const dot = written.indexOf("."), first = dot < 0 ? written : written.slice(0, dot);
+    if (afterDot || !Object.prototype.hasOwnProperty.call(aliases, first)) return null;
+    return aliases[first] + (dot < 0 ? "" : written.slice(dot));
+  }
+  function envOf(t, found) { if (t && t[0] === "str") found.push(use({ env: t[1] })); }
+  function walk(tokens, aliases, found) {
+    const frames = [];
+    for (let i = 0; i < tokens.length; i++) {
+      const [kind, value] = tokens[i], prev = i ? tokens[i - 1] : ["", ""], next = tokens[i + 1] || ["", ""];
+      const frame = frames.length ? frames[frames.length - 1] : null;
+      if (kind === "name") {
+        if (KEYWORDS.has(value)) continue;
+        if (same(next, "op", "=") && frame && frame.call && (prev[1] === "(" || prev[1] === ",")) {
+          frame.args.push(value);
+          if (frame.written) found.push(use({ name: frame.name, written: frame.written, call: true, arg: value }));
+          continue;
+        }
+        if (same(next, "op", "=") && !frames.length && !value.includes(".") && i === 0) continue;
+        const afterDot = same(prev, "op", ".");  // a member of what an expression gives: `f(x).qr`
+        found.push(use({ name: resolve(value, aliases, afterDot), written: (afterDot ? "." : "") + value }));
+      } else if (kind === "op" && OPEN.includes(value)) {
+        const callee = prev[0] === "name" && !KEYWORDS.has(prev[1]) && value === "(";
+        const afterDot = i > 1 && same(tokens[i - 2], "op", ".");
+        const written = callee ? (afterDot ? "." : "") + prev[1] : "";
+        const name = callee ? resolve(written, aliases, afterDot) : null;
+        frames.push({ call: value === "(", written: written, name: name, args: [], some: false });
+        if (value === "[" && prev[0] === "name" && resolve(prev[1], aliases, false) === "os.environ") envOf(next, found);
+        if (callee && ENV_CALLS.has(name)) envOf(next, found);
+      } else if (kind === "op" && CLOSE.includes(value) && frames.length) {
+        const done = frames.pop();
+        if (done.written) found.push(use({ name: done.name, written: done.written, call: true, args: done.args.slice(), some_args: done.some }));
+      } else if (kind === "op" && value === "**" && frame && frame.call && (prev[1] === "(" || prev[1] === ",")) {
+        frame.some = true;
+      } else if (kind === "str" && FLAG_STRING.test(value)) {
+        found.push(use({ flag: value.split("=")[0] }));
+      }
+    }
+  }
+  function pasteUses(text) {
+    const aliases = { os: "os" }, found = [];
+    const rest = statements(codeTokens(text)).filter(function (st) { return !imports(st, aliases, found); });
+    for (const st of rest) walk(body(st), aliases, found);
+    return found;
+  }
+  function last(name) { return name.split(".").pop(); }
+  function subjectMatches(item, u) {
+    const m = SUBJECT.exec(item);
+    if (!m) return false;
+    if (m[4]) return u.flag === m[4];
+    const name = m[1], neg = m[2], arg = m[3];
+    if (u.env !== null || u.flag !== null) return u.env === name;
+    if (arg && neg) return u.call && u.arg === null && u.name === name && !u.args.includes(arg) && !u.some_args;
+    if (arg) return u.arg === arg && (name.includes(".") ? u.name : last(u.written)) === name;
+    if (!name.includes(".")) {
+      if (ENV_NAME.test(name)) return false;
+      return u.arg ? u.arg === name : last(u.written) === name;
+    }
+    if (u.arg) return false;
+    if (u.name !== null) return u.name === name || u.name.startsWith(name + ".");
+    const member = name.split(".").slice(1, -1).some(function (p) { return /^[A-Z]/.test(p); });
+    return member && u.written.includes(".") && last(u.written) === last(name);
+  }
+  /* The subject item the pasted uses match, "" when none (the most specific first; an import is
+     no use for a default change). */
+  function subjectUsed(subject, found, group) {
+    const items = subject.slice().sort(function (a, b) { return b.length - a.length || (a < b ? -1 : a > b ? 1 : 0); });
+    for (const item of items) {
+      for (const u of found) {
+        if (u.imported && group === "defaults") continue;
+        if (subjectMatches(item, u)) return item;
+      }
+    }
+    return "";
   }
 
   /* A change or entry concerns a backend when it names that backend or none (a change that
@@ -135,26 +278,30 @@
   /* The changes and entries of a range (the API's release JSON, oldest first) grouped by the
      build's upgrade groups (`steps`: [[id, title], ...]), for /compare/ and /upgrade/ alike:
      a release-note change goes to its `group` (those with none ask nothing of an upgrade), an
-     entry to the API's `group` too; with `tokens` (pasted code), only changes naming something it uses.
-     Returns {groups: {id: [item]}, dropped}; an item's `path` is relative to the site root. */
+     entry to the API's `group` too; with `uses` (pasteUses of pasted code), only changes whose
+     subject it uses, each with the subject item it `matched`.
+     Returns {groups: {id: [item]}, dropped, elsewhere: {id: n}} (`elsewhere`: the known issues of
+     the range for other platforms only); an item's `path` is relative to the site root. */
   function collect(releases, steps, options) {
-    const backend = options.backend || "", tokens = options.tokens || null, labels = options.labels || {};
+    const backend = options.backend || "", uses = options.uses || null, labels = options.labels || {};
     const everyBackend = options.everyBackend || [];
     const groups = Object.fromEntries(steps.map(function (s) { return [s[0], []]; }));
     let dropped = 0;
+    const elsewhere = {};
     for (const rel of releases) {
       for (const c of rel.change_list) {
         if (!c.group || !(c.group in groups)) continue;
-        // Known issues show whatever the backend (the build's EVERY_BACKEND_GROUPS; each says whom it hits).
-        if (!everyBackend.includes(c.group) && !concerns(c, backend)) continue;
-        if (tokens && !usesAny(c.symbols, tokens)) { dropped++; continue; }
-        groups[c.group].push({
+        // Known issues (the build's EVERY_BACKEND_GROUPS) for other platforms are counted, not shown.
+        if (!concerns(c, backend)) { if (everyBackend.includes(c.group)) elsewhere[c.group] = (elsewhere[c.group] || 0) + 1; continue; }
+        const matched = uses ? subjectUsed(c.subject, uses, c.group) : "";
+        if (uses && !matched) { dropped++; continue; }
+        groups[c.group].push({ matched: matched,
           release: rel.version, path: c.path, text: plain(c.text), area: c.area, kind: c.kind,
           note: c.note, restore: c.restore, removal: c.removal, workaround: c.workaround,
           prs: c.prs, prUrls: c.pr_urls, issues: c.issues, issueUrls: c.issue_urls, backends: c.backends,
         });
       }
-      if (tokens) continue;  // an announcement names no code of yours
+      if (uses) continue;  // an announcement names no code of yours
       for (const e of rel.entries) {
         // The API's `group` (generator/enrich/changeviews.py upgrade): "" where a change record of the
         // same step already tells it, so the ledger, release pages and both views count it once.
@@ -166,7 +313,7 @@
         });
       }
     }
-    return { groups: groups, dropped: dropped };
+    return { groups: groups, dropped: dropped, elsewhere: elsewhere };
   }
 
   /* ---- A pasted environment (generator/pages/envpaste.py: the patterns are ASCII and line-based). */
@@ -348,8 +495,8 @@
   }
 
   return {
-    normalise: normalise, shard: shard, plain: plain, pastedTokens: pastedTokens, usesAny: usesAny,
-    concerns: concerns, collect: collect, readEnv: readEnv, envAnswers: envAnswers,
+    normalise: normalise, shard: shard, plain: plain, pastedTokens: pastedTokens,
+    concerns: concerns, collect: collect, pasteUses: pasteUses, subjectMatches: subjectMatches, subjectUsed: subjectUsed, readEnv: readEnv, envAnswers: envAnswers,
     queryKind: queryKind, messageKey: messageKey, symptomMatches: symptomMatches,
     nameForms: nameForms, pastedCall: pastedCall,
   };

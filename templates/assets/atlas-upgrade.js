@@ -38,6 +38,7 @@
     if (it.kind) li.append(el("span", { class: "atlas-tag atlas-kind" }, it.kindName), " ");
     if (it.label) li.append(el("span", { class: "atlas-tag" }, it.label), " ");
     if (it.areaShown) li.append(el("span", { class: "atlas-area-name" }, it.area + ": "));
+    if (it.matched) li.append(el("span", { class: "atlas-tag" }, "uses " + it.matched), " ");
     li.append(el("a", { href: href(it.path) }, it.text));
     if (it.forEvery && it.backends && it.backends.length) li.append(el("span", { class: "atlas-area-name" },
       " · for " + it.backends.map(function (b) { return backendName(b); }).join(", ")));
@@ -77,8 +78,8 @@
       const steps = atlas.data(q.form, "steps", []), kinds = atlas.data(q.form, "kinds", {});
       const everyBackend = atlas.data(q.form, "everyBackend", []);
       const code = q.form.elements.code.value.trim();
-      const tokens = code ? atlas.rules.pastedTokens(code) : null;
-      const found = atlas.rules.collect(q.releases, steps, { backend: q.backend, tokens: tokens, labels: atlas.data(q.form, "labels", {}), everyBackend: everyBackend });
+      const uses = code ? atlas.rules.pasteUses(code) : null;
+      const found = atlas.rules.collect(q.releases, steps, { backend: q.backend, uses: uses, labels: atlas.data(q.form, "labels", {}), everyBackend: everyBackend });
       if (code) causes(code, q.out);
       const counts = steps.map(function (s) { return found.groups[s[0]].length + " " + s[1].toLowerCase(); }).join(" · ");
       // The answer first: what can break code (the build's BREAKING_GROUPS, data-breaking).
@@ -86,8 +87,8 @@
       q.out.append(el("p", { class: "atlas-compare-msg atlas-upgrade-headline" }, breaks + (breaks === 1 ? " change" : " changes") +
         " can break your code (breaking changes, removals, default and behaviour changes)."));
       q.out.append(el("p", { class: "atlas-compare-msg" }, "From " + q.from + " to " + q.to + " on " + (q.backendName || "any backend") + ": " + counts + "."));
-      if (tokens) q.out.append(el("p", { class: "atlas-compare-msg" },
-        "Kept the changes that name something your pasted text uses; " + found.dropped + " others left out."));
+      if (uses) q.out.append(el("p", { class: "atlas-compare-msg" },
+        "Kept the changes whose subject your pasted code uses (each says which); " + found.dropped + " others left out."));
       const gap = atlas.gapNote(q.releases);
       if (gap) q.out.append(gap);
       for (const [key, title] of steps) {
@@ -110,6 +111,8 @@
           release = it.release;
         }
         section.append(items.length ? list : el("p", {}, "None."));
+        const more = atlas.elsewhereNote(found.elsewhere[key]);
+        if (more) section.append(more);
         q.out.append(section);
       }
     });

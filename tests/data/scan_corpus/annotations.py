@@ -1,9 +1,11 @@
+from typing import Optional
+
 import torch
 import torch.nn as nn
 
 
 class Net(nn.Module):
-    def forward(self, x: torch.Tensor) -> torch.Tensor | None:
+    def forward(self, x: torch.Tensor) -> Optional[torch.Tensor]:
         cache: torch.Tensor = x
         return cache
 

@@ -1,4 +1,4 @@
-from torch.profiler import ProfilerActivity, profile
+from torch.profiler import profile, ProfilerActivity
 
 
 def run(step):

@@ -10,3 +10,7 @@ def factor(a):
 
 def decompose(a):
     return a.qr()
+
+
+def chained(layer, a):
+    return layer(a).qr()
