@@ -65,13 +65,12 @@ from .families import families as families_of
 
 def enrich(content: Content, session: Session | None = None) -> Site:
     """The complete Site from validated content: a list of derivations, each a function of exactly
-    what it is given (generator.util.session); with live preview's `session` one runs again only when
-    its arguments changed."""
+    what it is given (generator.util.session), so live preview's `session` runs again only those
+    whose arguments changed."""
     s = session if session is not None else Session()
     d = s.derive
     releases, tiers, backends, catalogue = content.releases, content.tiers, content.backends, content.catalogue
-    eras = tuple((r.version, r.tier_vocabulary) for r in releases)
-    versions = tuple(r.version for r in releases)
+    eras, versions = tuple((r.version, r.tier_vocabulary) for r in releases), tuple(r.version for r in releases)
     views, patches = _change_views(d, releases, backends, d(changeviews.area_rules, catalogue))
     feature_changes = d(changeviews.feature_changes, releases, views)
     rows = tuple((r.version, r.compatibility) for r in releases)

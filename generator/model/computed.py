@@ -1,7 +1,6 @@
-"""The computed model: what the enrich stage builds from the content (generator.model.content) and
-templates receive: lifecycles and their cells, standings and endings, features, families,
-matrices, change views, release and backend views, the ledger, the home page's lists, the Site.
-Everything is frozen; each field is documented where it is declared."""
+"""The computed model that enrich builds from the content (model.content) and templates receive:
+lifecycles, standings, endings, features, families, matrices, change, release and backend views,
+the ledger, supports' stops, the Site. Frozen; each field documented where it is declared."""
 
 from __future__ import annotations
 
@@ -515,13 +514,9 @@ class Site:
     name_endings: tuple[NameEnding, ...] = ()  # every torch.* name a record ends, by name (facts.name_endings)
     inferences: tuple[Inference, ...] = ()  # endings read from text the content has not confirmed (check lists them)
     supports: tuple[SupportStop, ...] = ()  # where each Python, CUDA and ROCm version stops (enrich.supports)
-    left_builds: dict = field(
-        default_factory=dict, hash=False
-    )  # architecture -> the CUDA builds it left, when (enrich.supports)
-    # Every page of the site (generator.pages.pagelist.Page items), in a fixed order, each with
-    # its view: listed once per model by the pipeline (generator.pipeline.build.site_model, after
-    # enrich), and read by the render, the search index and the URL manifest. Left out of
-    # equality: the pages are views of the fields above.
+    left_builds: dict = field(default_factory=dict, hash=False)  # architecture -> CUDA builds it left (supports)
+    # Every page (pagelist.Page), each with its view: listed once by pipeline.build.site_model after
+    # enrich; left out of equality (the pages are views of the fields above).
     pages: tuple = field(default=(), compare=False, repr=False)
 
 
