@@ -8,12 +8,15 @@ add a release or edit a line of a copy, so each failure points at one computed f
 
 from __future__ import annotations
 
+import shutil
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from generator.enrich import changeviews, facts
+from generator.enrich.enrich import enrich
+from generator.load.load import load
 from generator.model import urls
 from generator.model.computed import Site
 from generator.model.content import tier_at
@@ -493,8 +496,7 @@ def test_home_flags_an_overdue_removal_and_a_change_with_a_removal_release(conte
 def test_the_timeline_rows_are_in_the_order_its_page_states():
     """Issue 46: each timeline page's rows by the release that first announced the feature, oldest
     first, then by title; the page says so in those words."""
-    from generator.pages.pagelist import ROOT
-    from tests.conftest import real_model
+    from tests.conftest import ROOT, real_model
 
     site = real_model()
     order = {r.version: i for i, r in enumerate(site.releases)}
@@ -504,3 +506,50 @@ def test_the_timeline_rows_are_in_the_order_its_page_states():
         assert len({k[0] for k in keys}) > 1  # more than one release's features: the order is tested
     said = (ROOT / "templates" / "timeline.md.j2").read_text(encoding="utf-8")
     assert "Rows are in the order the features were first announced, oldest first" in said
+
+
+def _deprecate_then_remove(content: Path, deprecation_ends: str, removal_ends: str) -> Site:
+    """2.9 deprecates `torch.rare_thing`; 2.10 removes it (its record shares that rare name)."""
+    add_release(content, "2.9", "2.8", "2025-10-15")
+    add_release(content, "2.10", "2.9", "2026-01-21")
+    add_changes(
+        content,
+        "2.9",
+        '  - section: deprecations\n    area: CUDA\n    text: "`torch.rare_thing` is deprecated (#401)"\n'
+        f"    prs: [401]\n    kind: behaviour-change\n    note: Stop calling it.\n{deprecation_ends}",
+    )
+    add_changes(
+        content,
+        "2.10",
+        '  - section: bc-breaking\n    area: CUDA\n    text: "Remove `torch.rare_thing` (#402)"\n'
+        f"    prs: [402]\n    kind: api-removed\n    note: It is gone.\n{removal_ends}",
+    )
+    return enrich(load(content))
+
+
+def test_a_removal_sharing_a_rare_name_carries_a_deprecation_out_once_both_records_confirm_it(content_copy):
+    site = _deprecate_then_remove(content_copy, "", "    ends: [torch.rare_thing]\n")
+    row = next(r for r in site.ledger if "rare_thing" in r.title)
+    assert row.removed_in is None  # the deprecation has not answered: a question, not a fact
+    asked = [(i.release, i.question.split("?")[0]) for i in site.inferences if "rare_thing" in i.change.text]
+    removal = change(site, "2.10", "Remove `torch.rare_thing`")
+    assert asked == [
+        ("2.9", "does it say it deprecates torch.rare_thing"),
+        ("2.9", f"was it carried out by the 2.10 record {removal.anchor}, which names the same rare name"),
+    ]
+
+
+def test_both_ends_confirm_the_carried_out_removal_with_its_evidence(tmp_path):
+    content = tmp_path / "content"
+    shutil.copytree(FIXTURE, content)
+    ends = "    ends: [torch.rare_thing]\n"
+    site = _deprecate_then_remove(content, ends, ends)
+    row = next(r for r in site.ledger if "rare_thing" in r.title)
+    assert (site.inferences, row.removed_in, row.removed_by) == ((), "2.10", "change")
+    removal = change(site, "2.10", "Remove `torch.rare_thing`")
+    assert [c.url for c in dict(row.ending.evidence)["removed_in"]] == [
+        urls.at(urls.release("2.10"), removal.anchor),
+        urls.pr(402),
+    ]
+    [named] = site.name_endings
+    assert (named.name, named.deprecated_in, named.removed_in) == ("torch.rare_thing", "2.9", "2.10")

@@ -375,7 +375,7 @@ def test_ends_rejects_or_confirms_the_inference(content_copy, tmp_path):
     _plant(confirmed, "    ends: [old-wheel]\n")
     ending = enrich(load(confirmed)).feature_by_id["old-wheel"].ending
     assert ending.part_removed_in == "2.8"
-    record, pr = ending.links("part_removed_in")
+    record, pr = dict(ending.evidence)["part_removed_in"]
     assert record.url.startswith("releases/2.8/#c-") and pr.url == urls.pr(305)
 
 

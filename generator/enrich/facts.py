@@ -15,7 +15,13 @@ the ledger and the upgrade guide. The rules are the README's "What the Atlas sta
   alone leaves MPS where it was).
 - An ending: deprecated in (an entry or change deprecating it), removal announced for, removed in
   (the notes' word, an entry or a later change, else the first release whose compatibility row
-  drops the support), and a part removed where a later change took part of it away.
+  drops the support), and a part removed where a later change took part of it away. Each stated
+  field carries its evidence (Cited: the entry, record, PRs or compatibility row it was read from).
+- A `torch.*` name's ending (name_endings): the records whose `ends:` say that name is deprecated
+  or removed; symbols.json and TorchFix's file only format it.
+- An ending inferred from record text (a name a record seems to be about, a removal tied to a
+  deprecated feature, a rare name shared with a later removal) is a question (`inferences`, which
+  `check` lists) until the record's hand-written `ends:` confirms or rejects it; only then is it stated.
 """
 
 from __future__ import annotations

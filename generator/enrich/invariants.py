@@ -12,7 +12,9 @@ the content, so a contradiction a reader could catch fails the build instead:
 - tiers: a feature header's tier is the one its lifecycle shows in the latest release, its
   lifecycle shows no tier after its removal, and no per-backend row says "No tier" where the
   feature has one;
-- compatibility: an alternative value differs from the matrix's (else it is not a disagreement).
+- compatibility: an alternative value differs from the matrix's (else it is not a disagreement);
+- endings: every ending inferred from record text is answered by the record's `ends:`, and `ends:`
+  sits only on a record that deprecates or removes.
 
 A problem names the content file and line when one is at fault, else the page and the fact.
 """

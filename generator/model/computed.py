@@ -107,9 +107,6 @@ class NameEnding:
     removal: ChangeView | None  # the record that removes it
     evidence: Evidence = ()
 
-    def links(self, field: str) -> tuple[Cited, ...]:
-        return next((cited for name, cited in self.evidence if name == field), ())
-
 
 @dataclass(frozen=True)
 class Inference:
@@ -137,10 +134,6 @@ class Ending:
     )
     evidence: Evidence = ()  # what each stated field was read from (README "What the Atlas states")
     status: str = "deprecated"  # "removed", "part-removed", "overdue", "due", "deprecated"
-
-    def links(self, field: str) -> tuple[Cited, ...]:
-        """What `field` ("deprecated_in", "removal_planned", "removed_in", "part_removed_in") rests on."""
-        return next((cited for name, cited in self.evidence if name == field), ())
 
     @property
     def words(self) -> str:
