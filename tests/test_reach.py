@@ -178,7 +178,8 @@ def test_the_installed_command_scans_a_published_atlas(tmp_path, code, fixture_s
         scanned = subprocess.run([str(command), *scan_args(code, "--site", url)], **away)
     assert scanned.returncode == 1, scanned.stderr
     (finding,) = scanned.stdout.splitlines()
-    assert finding.startswith(f"{code.as_posix()}/m.py:2: 2.8 default change — torch.cat: ")
+    assert finding.startswith(f"{code.as_posix()}/m.py:2: 2.8 default change") and "torch.cat" in finding
+    assert scanned.stdout == run_cli(*scan_args(code, "--site", str(fixture_site))).stdout  # the checkout's answer
 
     no_site = subprocess.run([str(command), *scan_args(code)], **away)
     assert no_site.returncode == 2 and "pass --site URL" in no_site.stderr, no_site.stderr
@@ -294,5 +295,8 @@ def test_the_pre_commit_hook_runs_the_scan_with_its_range(tmp_path, fixture_site
         )
     out = ran.stdout + ran.stderr
     assert ran.returncode == 1, out  # the hook fails: a finding can break code
-    assert "m.py:2: 2.8 default change — torch.cat: " in out and "clean.py" not in out, out
+    reference = ("scan", ".", "--from", "2.7", "--to", "2.8", "--site", str(fixture_site))
+    here = run_cli(*reference, cwd=user, env={"PYTHONPATH": str(ROOT)})
+    (finding,) = here.stdout.splitlines()  # what the checkout's scan says of the same files
+    assert finding.startswith("m.py:2: 2.8 default change") and finding in out and "clean.py" not in out, out
     assert requests == ["/api/v1/releases.json", "/api/v1/releases/2.8.json"]
