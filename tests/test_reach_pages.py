@@ -8,7 +8,6 @@ import re
 
 from generator.model import urls
 from generator.pages import cite, describe
-from generator.pages.pagelist import pages
 from tests.conftest import real_model
 
 BASE = "https://atlas.example/"
@@ -17,11 +16,11 @@ BASE = "https://atlas.example/"
 def feature_blocks(site) -> dict[str, str]:
     """Feature id -> the "Link or embed" block of its page (feature and family pages that head a feature)."""
     out = {}
-    for page in pages(site):
+    for page in site.pages:
         if page.template == "feature.md.j2":
-            out[page.context["feature"].id] = str(describe.page_meta(site, page, BASE).cite)
+            out[page.context["feature"].id] = str(describe.page_head(site, page, BASE).cite)
         elif page.template == "family.md.j2" and page.context["family"].feature is not None:
-            out[page.context["family"].feature.id] = str(describe.page_meta(site, page, BASE).cite)
+            out[page.context["family"].feature.id] = str(describe.page_head(site, page, BASE).cite)
     return out
 
 
@@ -60,8 +59,8 @@ def test_the_block_says_what_a_wiki_must_allow_for_a_mediawiki_badge():
     site = real_model()
     block = feature_blocks(site)["torch-compile"]
     assert "$wgAllowExternalImages" in block and "$wgAllowExternalImagesFrom" in block
-    release = next(p for p in pages(site) if p.template == "release.md.j2")
-    assert "$wgAllowExternalImages" not in str(describe.page_meta(site, release, BASE).cite)  # no badge, no note
+    release = next(p for p in site.pages if p.template == "release.md.j2")
+    assert "$wgAllowExternalImages" not in str(describe.page_head(site, release, BASE).cite)  # no badge, no note
 
 
 def test_the_home_page_and_the_upgrade_guide_link_the_calendar_and_the_feed(fixture_site):
