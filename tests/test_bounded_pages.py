@@ -11,6 +11,7 @@ from collections import defaultdict
 import pytest
 
 from bench.corpus import make_corpus
+from generator.enrich import lifecycle
 from generator.model import urls
 from generator.model.computed import CHANGES_ON_PAGE
 from generator.pipeline.build import site_model
@@ -18,7 +19,7 @@ from generator.render.render import render_all
 from tests.conftest import ROOT, real_model
 
 # The page kinds this issue bounds: their largest page must not grow with the number of releases.
-BOUNDED = ("home.md.j2", "feature_changes.md.j2", "timeline.md.j2")  # and feature pages: see below
+BOUNDED = ("home.md.j2", "feature_changes.md.j2", "timeline.md.j2", "backend.md.j2")  # and feature pages: see below
 SCALE = 3
 # A page may grow a little with releases (a family's matrix has a column per release, the home page
 # a link per release); one that lists every release's changes grows with the scale itself.
@@ -169,6 +170,46 @@ def test_every_entry_is_on_a_timeline_page_and_the_pages_link_each_other(grown):
         reached |= links
     entries = {(urls.release(r.version), urls.entry_anchor(e.id)) for r in site.releases for e in r.entries}
     assert entries <= reached
+
+
+def test_every_backend_entry_and_change_list_is_on_a_backend_page_and_the_pages_link_each_other(grown):
+    """A backend's story is a page per span of releases (issue 47), the newest at /backends/<id>/:
+    every entry naming the backend and every release's list of its changes is linked from one of
+    them, and each page links to the others."""
+    site, files = grown
+    by_backend = defaultdict(list)
+    for page in pages.pages(site):
+        if page.template == "backend.md.j2":
+            by_backend[page.context["view"].backend.id].append(page)
+    assert by_backend.keys() == {b.id for b in site.content.backends}
+    for backend, mine in by_backend.items():
+        assert mine[0].url == urls.backend(backend) and len(mine) == SCALE, backend
+        reached = set()
+        for page in mine:
+            links = _links(files[urls.source(page.url)].decode("utf-8"), page.url)
+            assert {p.url for p in mine if p is not page} <= {u for u, _ in links}, page.url
+            reached |= links
+        entries = {
+            (urls.release(r.version), urls.entry_anchor(e.id))
+            for r in site.releases
+            for e in r.entries
+            if backend in e.backends
+        }
+        view = mine[0].context["view"]
+        changes = {(urls.backend_changes(backend, r.version), "") for r, _ in view.changes_by_release}
+        assert entries and changes and entries | changes <= reached, backend
+        # Each page's matrix is the timeline's cut: each row the backend's strip from the span's first
+        # release on, the tier in force then carried in.
+        eras = tuple((r.version, r.tier_vocabulary) for r in site.releases)
+        for page in mine:
+            span = page.context["span"]
+            upto = eras[: site.versions.index(span.last) + 1]
+            for row in span.matrix.rows:
+                f = row.feature
+                cut = lifecycle.strip(
+                    f.entries, upto, site.content.tiers, True, lifecycle.gone_after(f), backend, span.first
+                )
+                assert row.cells == cut, (page.url, f.id)
 
 
 def test_the_deprecation_ledger_is_a_section_per_span_of_releases(grown):

@@ -21,6 +21,7 @@ from dataclasses import replace
 from ..markup.textfilters import record_line
 from ..model import symbols, urls
 from ..model.computed import (
+    BackendPage,
     BackendView,
     ChangeCount,
     ChangeView,
@@ -144,6 +145,7 @@ def _backend_views(d, content: Content, features: tuple[Feature, ...], views: tu
             b,
             content.releases,
             d(lifecycle.backend_matrix, b.id, features, eras, content.tiers, key=b.id),
+            d(lifecycle.backend_pages, b.id, features, eras, content.tiers, key=b.id),
             views,
             key=b.id,
         )
@@ -323,7 +325,11 @@ def _release_view(
     )
 
 
-def _backend_view(backend: Backend, releases: tuple[Release, ...], matrix: Matrix, views: tuple) -> BackendView:
+def _backend_view(
+    backend: Backend, releases: tuple[Release, ...], matrix: Matrix, matrices: tuple[Matrix, ...], views: tuple
+) -> BackendView:
+    """A backend's entries and changes by release, counted, and its pages (`matrices`: its
+    timeline by span, lifecycle.backend_pages)."""
     change_views = {r.version: v for r, v in zip(releases, views, strict=True)}
     entries = tuple((r, tuple(e for e in r.entries if backend.id in e.backends)) for r in reversed(releases))
     changes = tuple(
@@ -347,7 +353,21 @@ def _backend_view(backend: Backend, releases: tuple[Release, ...], matrix: Matri
         changes_by_release=changes,
         change_counts=counts,
         change_total=sum(c.total for c in counts),
+        pages=_backend_spans(matrices, entries, counts),
     )
+
+
+def _backend_spans(matrices: tuple[Matrix, ...], entries: tuple, counts: tuple[ChangeCount, ...]) -> tuple:
+    """A BackendPage per span (newest first), with the entries and change counts of its releases;
+    an earlier span that has none of the three is left out."""
+    out = []
+    for n, m in enumerate(matrices):
+        shown = frozenset(m.releases)
+        mine = tuple((r, es) for r, es in entries if es and r.version in shown)
+        counted = tuple(c for c in counts if c.release.version in shown)
+        if n == 0 or m.rows or mine or counted:
+            out.append(BackendPage(m.releases[0], m.releases[-1], m, mine, counted))
+    return tuple(out)
 
 
 def _symbol_pages(named: tuple[tuple, ...], retired: tuple[RetiredSymbol, ...] = ()) -> dict[str, SymbolModule]:

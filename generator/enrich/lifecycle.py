@@ -60,16 +60,21 @@ def strip(
     do not mention the feature are gone instead of carrying its last tier. With backend, the strip
     as that backend sees it (facts.backend_entries). With since, the strip from that release on
     (a timeline page's first), the tier in force then carried in."""
-    cells = _cells(facts.backend_entries(entries, backend) if backend else entries, eras, tiers, pad)
-    if gone_after is not None:
-        after = version_key(gone_after)
-        cells = tuple(
-            Cell(c.release, None, "", "gone", None) if c.entry is None and version_key(c.release) >= after else c
-            for c in cells
-        )
+    cells = _gone(_cells(facts.backend_entries(entries, backend) if backend else entries, eras, tiers, pad), gone_after)
     if since is not None:
         cells = tuple(c for c in cells if version_key(c.release) >= version_key(since))
     return runs(cells)
+
+
+def _gone(cells: tuple[Cell, ...], gone_after: str | None) -> tuple[Cell, ...]:
+    """The cells from gone_after on that do not mention the feature shown gone (see strip)."""
+    if gone_after is None:
+        return cells
+    after = version_key(gone_after)
+    return tuple(
+        Cell(c.release, None, "", "gone", None) if c.entry is None and version_key(c.release) >= after else c
+        for c in cells
+    )
 
 
 def gone_after(feature: Feature) -> str | None:
@@ -224,6 +229,29 @@ def backend_matrix(backend: str, features: tuple[Feature, ...], eras: Eras, tier
             rows.append(row(feature, strip(feature.entries, eras, tiers, True, gone_after(feature), backend)))
     rows.sort(key=lambda r: (first_index(r), r.feature.title.casefold()))
     return Matrix(tuple(v for v, _ in eras), tuple(rows))
+
+
+def backend_pages(
+    backend: str, features: tuple[Feature, ...], eras: Eras, tiers: tuple[Tier, ...]
+) -> tuple[Matrix, ...]:
+    """A backend's timeline cut into pages (model.page_spans), newest first, as the timeline is: each
+    a row per feature with a cell of the backend's entries in its releases, the tier in force when
+    its span begins carried in. Each feature's cells are made once, for every release, and cut."""
+    padded = [
+        (f, _gone(_cells(facts.backend_entries(f.entries, backend), eras, tiers, True), gone_after(f)))
+        for f in features
+        if backend in f.backends
+    ]
+    pages = []
+    for start, stop in page_spans(tuple(v for v, _ in eras)):
+        rows = [row(f, runs(cells[start:stop])) for f, cells in padded if _names_one(cells[start:stop])]
+        rows.sort(key=lambda r: (first_index(r), r.feature.title.casefold()))
+        pages.append(Matrix(tuple(v for v, _ in eras[start:stop]), tuple(rows)))
+    return tuple(pages)
+
+
+def _names_one(cells: tuple[Cell, ...]) -> bool:
+    return any(c.entry is not None for c in cells)
 
 
 def first_index(row: MatrixRow) -> int:

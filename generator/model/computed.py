@@ -383,13 +383,27 @@ class ChangeCount:
 
 
 @dataclass(frozen=True)
+class BackendPage:
+    """A backend's page for a span of releases (model.page_spans): the newest span at
+    /backends/<id>/, each earlier one at /backends/<id>/X.Y-X.Y/, so no backend page grows with
+    every release (issue 47)."""
+
+    first: str  # the span's first release
+    last: str  # its last
+    matrix: Matrix  # features with an entry for the backend in the span, across its releases
+    entries_by_release: tuple[tuple[Release, tuple[Entry, ...]], ...]  # the span's, newest first
+    change_counts: tuple[ChangeCount, ...]  # the span's, newest first
+
+
+@dataclass(frozen=True)
 class BackendView:
     backend: Backend
-    matrix: Matrix
+    matrix: Matrix  # every release: the backend index counts its rows
     entries_by_release: tuple[tuple[Release, tuple[Entry, ...]], ...]  # newest first
     changes_by_release: tuple[tuple[Release, tuple[ChangeView, ...]], ...]  # newest first
     change_counts: tuple[ChangeCount, ...]  # newest first, one per release in changes_by_release
     change_total: int
+    pages: tuple[BackendPage, ...] = ()  # its pages, newest span first; an earlier span with nothing is left out
 
 
 @dataclass(frozen=True)

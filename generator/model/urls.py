@@ -88,6 +88,11 @@ def backend_changes(backend_id: str, version: str) -> str:
     return f"{BACKENDS}{backend_id}/{version}/"
 
 
+def backend_span(backend_id: str, first: str, last: str) -> str:
+    """A backend's page for an earlier span of releases: ('cuda', '2.0', '2.14') -> 'backends/cuda/2.0-2.14/'."""
+    return f"{BACKENDS}{backend_id}/{first}-{last}/"
+
+
 def symbol_page(module: str) -> str:
     """A module's page of API symbols: 'torch.export' -> 'symbols/torch.export/'."""
     return f"{SYMBOLS}{module}/"

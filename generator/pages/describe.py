@@ -104,6 +104,18 @@ def backend_description(site: Site, view) -> str:
     )
 
 
+def backend_span_description(view, page) -> str:
+    """A backend's page for an earlier span of releases (computed.BackendPage): its features and
+    release-note changes there."""
+    b = view.backend
+    changes = sum(c.total for c in page.change_counts)
+    return (
+        f"{b.name} ({b.vendor}) in PyTorch {page.first} to {page.last}: "
+        f"{_plural(len(page.matrix.rows), 'feature')} announced or changed for it, "
+        f"{_plural(changes, 'release-note change')}."
+    )
+
+
 def backend_changes_description(site: Site, view, release) -> str:
     """One backend's changes in one release, with their breaking and deprecation counts."""
     count = next(c for c in view.change_counts if c.release.version == release.version)
@@ -168,7 +180,10 @@ _TITLES = {
     "feature.md.j2": lambda c: c["feature"].title,
     "family.md.j2": lambda c: c["family"].node.name,
     "release.md.j2": lambda c: f"PyTorch {c['release'].version}",
-    "backend.md.j2": lambda c: f"{c['view'].backend.name} in PyTorch 2.x",
+    "backend.md.j2": lambda c: (
+        f"{c['view'].backend.name} in PyTorch "
+        + ("2.x" if c["span"] is c["view"].pages[0] else f"{c['span'].first}–{c['span'].last}")
+    ),
     "backend_changes.md.j2": lambda c: f"{c['backend'].name} in PyTorch {c['release'].version}",
     "feature_changes.md.j2": lambda c: f"{c['name']} in PyTorch {c['changes'].release.version}",
     "symbol_module.md.j2": lambda c: f"{c['module'].name} in PyTorch 2.x",

@@ -207,6 +207,14 @@ def _defaults_spans(site: Site) -> tuple[tuple[str, str, str], ...]:
     return _span_links(spans, urls.UPGRADE_DEFAULTS, urls.defaults_span)
 
 
+def _backend_spans(view) -> tuple[tuple[str, str, str], ...]:
+    """A backend's pages (computed.BackendPage): the newest span at /backends/<id>/, each earlier
+    one at /backends/<id>/X.Y-X.Y/."""
+    b = view.backend.id
+    spans = [(p.first, p.last) for p in view.pages]
+    return _span_links(spans, urls.backend(b), lambda first, last: urls.backend_span(b, first, last))
+
+
 def _symbol_pages(site: Site) -> Iterator[Page]:
     yield Page(
         urls.SYMBOLS,
@@ -301,17 +309,20 @@ def _feature_changes_pages(site: Site, feature_id: str, name: str, by_release, f
 
 
 def _backend_pages(site: Site) -> Iterator[Page]:
-    """A page per backend, and one per backend and release with that release's changes for it."""
+    """A page per backend and span of releases (the newest at /backends/<id>/), and one per backend
+    and release with that release's changes for it."""
     for view in site.backend_views:
         b = view.backend
-        yield Page(
-            urls.backend(b.id),
-            "backend.md.j2",
-            b.name,
-            describe.backend_description(site, view),
-            {"view": view},
-            "backends.yaml, releases/*.yaml, changes/*.yaml",
-        )
+        spans = _backend_spans(view)
+        for n, span in enumerate(view.pages):
+            yield Page(
+                spans[n][2],
+                "backend.md.j2",
+                b.name if n == 0 else f"{b.name} {span.first}–{span.last}",
+                describe.backend_description(site, view) if n == 0 else describe.backend_span_description(view, span),
+                {"view": view, "span": span, "spans": spans},
+                "backends.yaml, releases/*.yaml, changes/*.yaml",
+            )
         for release, views in view.changes_by_release:
             yield Page(
                 urls.backend_changes(b.id, release.version),
