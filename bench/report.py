@@ -8,6 +8,7 @@ import re
 from pathlib import Path
 
 MB = 1_000_000  # targets use decimal megabytes
+REF_TARGET = 4  # the 1× build, in times the reference workload timed in the same run (issue 47)
 
 
 def size(n: int | None) -> str:
@@ -19,12 +20,22 @@ def size(n: int | None) -> str:
     return f"{n} B"
 
 
-def secs(s: float | None) -> str:
-    return "—" if s is None else f"{s:.2f}"
+def secs(s: float | None, reference: float | None = None) -> str:
+    """Seconds, and with a reference their ratio to it: '4.27 (3.6×)'."""
+    if s is None:
+        return "—"
+    return f"{s:.2f}" + (f" ({ratio(s / reference)})" if reference else "")
 
 
-def table(runs: list[dict]) -> str:
-    """The results as a Markdown table, one row per scale."""
+def ratio(x: float) -> str:
+    """A ratio with two significant figures, but whole from 10 on: '0.34×', '3.5×', '250×'."""
+    return f"{x:.2f}×" if x < 1 else f"{x:.1f}×" if x < 10 else f"{x:.0f}×"
+
+
+def table(runs: list[dict], reference: float | None = None) -> str:
+    """The results as a Markdown table, one row per scale; with the reference workload's seconds
+    (bench/ref.py), each time with its ratio to it."""
+    ref = reference
     head = (
         "| Scale | Releases | Features | Changes | Generator s | MkDocs s | Total s | Pages | Site bytes "
         "| Bytes/page | Largest page | Search index | Peak RSS | One-file edit |"
@@ -33,29 +44,50 @@ def table(runs: list[dict]) -> str:
     for r in runs:
         largest = f"`{r['largest_page'][0]}` {size(r['largest_page'][1])}" if r.get("largest_page") else "—"
         edit = (
-            f"{r['edit_seconds']:.2f} s, {len(r['edit_written'])} files" if r.get("edit_seconds") is not None else "—"
+            f"{secs(r['edit_seconds'], ref)} s, {len(r['edit_written'])} files"
+            if r.get("edit_seconds") is not None
+            else "—"
         )
-        mkdocs = secs(r.get("mkdocs_seconds"))
+        mkdocs = secs(r.get("mkdocs_seconds"), ref)
         if r["status"] != "ok" and r.get("mkdocs_seconds") is None and r.get("generate_seconds") is not None:
             mkdocs = f"({r['status']})"
-        total = secs(r.get("total_seconds")) if r["status"] == "ok" else r["status"]
+        total = secs(r.get("total_seconds"), ref) if r["status"] == "ok" else r["status"]
         rss = f"{r['maxrss_kib'] / 1024:,.0f} MiB" if r.get("maxrss_kib") else "—"
         rows.append(
             f"| {r['scale']}× | {r.get('releases', '—')} | {r.get('features', '—')} | {r.get('changes', '—')} "
-            f"| {secs(r.get('generate_seconds'))} | {mkdocs} | {total} | {r.get('pages', '—')} | {size(r.get('site_bytes'))} "
+            f"| {secs(r.get('generate_seconds'), ref)} | {mkdocs} | {total} | {r.get('pages', '—')} | {size(r.get('site_bytes'))} "
             f"| {size(r.get('bytes_per_page'))} | {largest} | {size(r.get('search_index_bytes'))} | {rss} | {edit} |"
         )
     tried = [r for r in runs if r.get("tries")]
     for r in tried:
-        totals = ", ".join(secs(t) if t is not None else "failed" for t in r["tries"])
+        totals = ", ".join(secs(t, ref) if t is not None else "failed" for t in r["tries"])
         rows.append(
             f"\n{r['scale']}×: built {len(r['tries'])} times, totals {totals} s; the row shows the median build."
         )
     return "\n".join(rows)
 
 
-def targets(runs: list[dict], limit: float) -> list[tuple[str, str, str]]:
-    """(PASS|MISS|SKIP, target, measured) for every target the issue sets."""
+def kinds_table(runs: list[dict]) -> str:
+    """The largest page of each kind (its template) at each scale: which pages grow with the
+    content, and which stay bounded (generator/pipeline/pagesize.py)."""
+    measured = [r for r in runs if r.get("largest_by_kind")]
+    kinds = sorted({kind for r in measured for kind in r["largest_by_kind"]})
+    rows = [
+        "| Page kind | " + " | ".join(f"{r['scale']}×" for r in measured) + " |",
+        "| --- |" + " --- |" * len(measured),
+    ]
+    for kind in kinds:
+        cells = []
+        for r in measured:
+            url, n = r["largest_by_kind"].get(kind, ("", None))
+            cells.append(f"{size(n)} (`/{url}`)" if n is not None else "—")
+        rows.append(f"| {kind} | " + " | ".join(cells) + " |")
+    return "\n".join(rows) if measured else ""
+
+
+def targets(runs: list[dict], limit: float, reference: float | None = None) -> list[tuple[str, str, str]]:
+    """(PASS|MISS|SKIP, target, measured) for every target the issues set; with the reference
+    workload's seconds, the 1× build's target as a ratio to it (issue 47)."""
     by_scale = {r["scale"]: r for r in runs}
     done = [r for r in runs if r["status"] == "ok"]
     one, ten = by_scale.get(1), by_scale.get(10)
@@ -74,6 +106,13 @@ def targets(runs: list[dict], limit: float) -> list[tuple[str, str, str]]:
         one["total_seconds"] <= 5 if ok(one) else None,
         "real corpus end to end ≤ 5 s",
         f"{one['total_seconds']:.2f} s" if ok(one) else "1× not measured",
+    )
+    add(
+        one["total_seconds"] <= REF_TARGET * reference if ok(one) and reference else None,
+        f"real corpus end to end ≤ {REF_TARGET:g}× the reference workload",
+        f"{one['total_seconds'] / reference:.2f}× ({one['total_seconds']:.2f} s against {reference:.2f} s)"
+        if ok(one) and reference
+        else "1× or the reference not measured",
     )
     add(
         ten["total_seconds"] <= 50 if ok(ten) else None,
@@ -181,7 +220,7 @@ def search_table(runs: list[dict]) -> str:
     return "\n".join(rows)
 
 
-def _zensical_run(z: dict, name: str) -> str:
+def _zensical_run(z: dict, name: str, reference: float | None = None) -> str:
     """One Zensical build's seconds (CPU seconds), or why there are none: the run that failed says
     so with its time and Zensical's last line, a run after it was not made."""
     failed = re.match(r"failed \((\w+)\): (.*)", z["status"])
@@ -189,21 +228,23 @@ def _zensical_run(z: dict, name: str) -> str:
         return f"failed after {z[f'{name}_seconds']:.2f} s: {failed[2]}"
     if z.get(f"{name}_seconds") is None:
         return "not run" if failed else (z["status"] if z["status"] != "ok" else "—")
-    return f"{z[f'{name}_seconds']:.2f} ({z[f'{name}_cpu_seconds']:.2f})"
+    times = f", {ratio(z[f'{name}_seconds'] / reference)}" if reference else ""
+    return f"{z[f'{name}_seconds']:.2f} ({z[f'{name}_cpu_seconds']:.2f}{times})"
 
 
-def zensical_table(runs: list[dict]) -> str:
+def zensical_table(runs: list[dict], reference: float | None = None) -> str:
     """MkDocs and Zensical building the same generated docs, per scale Zensical built."""
     rows = [
-        "| Scale | MkDocs s (HTML) | Wait for the search index s | Zensical clean s (CPU s) | Zensical cached s (CPU s) |",
+        "| Scale | MkDocs s (HTML) | Wait for the search index s | Zensical clean s (CPU s, × reference) "
+        "| Zensical cached s (CPU s, × reference) |",
         "|" + " --- |" * 5,
     ]
     for r in runs:
         z = r.get("zensical")
         if not z:
             continue
-        html = secs(r.get("html_seconds"))
-        clean, cached = _zensical_run(z, "clean"), _zensical_run(z, "cached")
+        html = secs(r.get("html_seconds"), reference)
+        clean, cached = _zensical_run(z, "clean", reference), _zensical_run(z, "cached", reference)
         rows.append(f"| {r['scale']}× | {html} | {secs(r.get('search_seconds'))} | {clean} | {cached} |")
     return "\n".join(rows)
 
@@ -227,9 +268,10 @@ def target_lines(results: list[tuple[str, str, str]]) -> str:
     return "\n".join(f"{verdict} {name}: {measured}" for verdict, name, measured in results)
 
 
-def time_split(run: dict, cores: int) -> list[str]:
-    """'Where the time goes': the 1x build's steps as the pipeline called them, its CPU time
-    beside the wall-clock time, and Pagefind's share, from what bench/run.py recorded."""
+def time_split(run: dict, cores: int, reference: float | None = None) -> list[str]:
+    """'Where the time goes': the 1x build's steps as the pipeline called them (each also as a
+    ratio to the reference workload), its CPU time beside the wall-clock time, and Pagefind's
+    share, from what bench/run.py recorded."""
     steps = run.get("steps") or {}
     needed = ("import_seconds", "generate_seconds", "html_seconds", "search_seconds", "cpu_self", "cpu_children")
     if any(run.get(k) is None for k in needed) or not {"load", "render", "markdown", "templates"} <= steps.keys():
@@ -259,8 +301,8 @@ def time_split(run: dict, cores: int) -> list[str]:
         "",
         "| Step | Seconds |",
         "| --- | --- |",
-        *(f"| {name} | {seconds:.2f} |" for name, seconds in rows),
-        f"| **Total** | **{run['total_seconds']:.2f}** |",
+        *(f"| {name} | {secs(seconds, reference)} |" for name, seconds in rows),
+        f"| **Total** | **{secs(run['total_seconds'], reference)}** |",
         "",
         f"CPU time to the end of MkDocs: {run['cpu_self']:.2f} s in the build's process and"
         f" {run['cpu_children']:.2f} s in the processes it started (the forked reader and renderer, the"
@@ -291,9 +333,28 @@ def time_split(run: dict, cores: int) -> list[str]:
     return lines + [""]
 
 
+def reference_lines(machine: dict) -> list[str]:
+    """What the ratios in brackets are ratios to: the reference workload (bench/ref.py), timed at
+    the start and at the end of the run."""
+    if not machine.get("reference"):
+        return []
+    start, end = machine["ref_start"], machine["ref_end"]
+    return [
+        "Every build figure carries, in brackets, its ratio to the reference workload timed in the same run:"
+        " `python -m bench.ref`, one Python-Markdown conversion of a fixed 3,000-section document (headings,"
+        " lists, emphasis, code, links, raw HTML, tables) in a fresh Python process; it mirrors the shared"
+        " yardstick issue 47 names. It took"
+        f" {', '.join(f'{t:.2f}' for t in start)} s before the builds and {', '.join(f'{t:.2f}' for t in end)} s"
+        f" after them; the ratios divide by the median of all {len(start) + len(end)}, {machine['reference']:.2f} s."
+        " On another machine, time `python -m bench.ref` and compare ratios, not seconds.",
+        "",
+    ]
+
+
 def markdown(runs: list[dict], verdicts: list[tuple[str, str, str]], machine: dict, limit: float) -> str:
     """bench-out/results.md: the 'How fast is it' page."""
     larger = " and ".join(str(r["scale"]) for r in runs if r["scale"] > 1) or "no"
+    reference = machine.get("reference")
     lines = [
         "# How fast is it",
         "",
@@ -326,13 +387,14 @@ def markdown(runs: list[dict], verdicts: list[tuple[str, str, str]], machine: di
             else ""
         ),
         "",
+        *reference_lines(machine),
         "A build uses both cores (`generator/util/forked.py`): a forked child reads half the content files"
         " while the build reads the rest, another renders every other page; the search index is made"
         " by a third process at low priority from the model, while the pages render and MkDocs runs."
         " Jinja templates, ours and Material's, are compiled once and kept in `build/templates/`, as"
         " Python keeps modules in `__pycache__`: the first of the three 1× builds compiles them.",
         "",
-        table(runs),
+        table(runs, reference),
         "",
         "- **Total**: wall-clock time of the build process, from its start to the end of MkDocs, so it",
         "  includes starting Python and importing the libraries.",
@@ -344,7 +406,14 @@ def markdown(runs: list[dict], verdicts: list[tuple[str, str, str]], machine: di
         "  the time and the number of Markdown files it rewrote.",
         f"- A build gets {limit:.0f} seconds; one that runs out is stopped and reported as timed out.",
         "",
-        *time_split(next((r for r in runs if r["scale"] == 1), {}), machine.get("nproc") or 1),
+        "## The largest page of each kind",
+        "",
+        "Each kind of page (its template) with its largest HTML page at each scale: a kind that grows with",
+        "the content grows down its row; a bounded one stays about the same.",
+        "",
+        kinds_table(runs),
+        "",
+        *time_split(next((r for r in runs if r["scale"] == 1), {}), machine.get("nproc") or 1, reference),
         "## Zensical",
         "",
         "The same generated docs built by Zensical"
@@ -355,7 +424,7 @@ def markdown(runs: list[dict], verdicts: list[tuple[str, str, str]], machine: di
         "the wait for the search index (made beside it by another process; Zensical does not make it).",
         "Wall-clock seconds of the whole `zensical` process, its CPU seconds in brackets.",
         "",
-        zensical_table(runs),
+        zensical_table(runs, reference),
         "",
         *scan_lines(machine.get("scan")),
         "## Search",

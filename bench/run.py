@@ -166,6 +166,11 @@ def main(argv: list[str] | None = None) -> int:
         html_seconds=timings["html"],
         steps={k: timings.get(k, 0.0) for k in ("markdown", "templates")},
     )
+    from generator.pages import pagelist
+    from generator.pipeline import pagesize
+
+    listed = ((page.url, page.template) for page in pagelist.pages(site))
+    _emit(stage="pages", by_kind=pagesize.largest_by_kind(args.site, listed))
     if args.pagefind:
         _emit(stage="pagefind-alone", **pagefind_alone(site))
     # The feature aliases' redirects, for the bench's Zensical build of the same docs.

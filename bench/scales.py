@@ -31,7 +31,7 @@ import time
 from importlib import metadata
 from pathlib import Path
 
-from . import report
+from . import ref, report
 from . import search as bench_search
 from .corpus import make_corpus
 
@@ -354,6 +354,8 @@ def measure(
         if profile is None and scale in ZENSICAL_SCALES:
             log(f"{scale}×: building the same docs with Zensical (clean, then cached)")
             result["zensical"] = zensical(out / "code", work, timeout, trash)
+    if "pages" in stages:
+        result["largest_by_kind"] = stages["pages"]["by_kind"]
     if "pagefind-alone" in stages:
         result["pagefind_alone"] = {
             k: v for k, v in stages["pagefind-alone"].items() if k not in ("stage", "monotonic")
@@ -439,6 +441,8 @@ def main(argv: list[str] | None = None) -> int:
     info["revision"] = revision()
     info["work"] = str(work)
 
+    log("the reference workload (bench/ref.py), before the builds")
+    info["ref_start"] = ref.measure(ref.TRIES, cwd=work / "code")
     info["files_before"] = small_files_seconds(work, trash)
     runs = []
     for scale in scales:
@@ -457,16 +461,22 @@ def main(argv: list[str] | None = None) -> int:
             for folder in ("docs", "site"):
                 trash.discard(work / f"{scale}x" / folder)
     info["files_after"] = small_files_seconds(work, trash)
+    log("the reference workload (bench/ref.py), after the builds")
+    info["ref_end"] = ref.measure(ref.TRIES, cwd=work / "code")
+    info["reference"] = ref.reference(info["ref_start"], info["ref_end"])
     log("scan: a synthetic codebase of 10,000 files")
     from generator.tools import scan as scanner
 
     info["scan"] = scanner.bench(10_000)
-    verdicts = report.targets(runs, args.timeout)
-    print(report.table(runs))
+    reference = info["reference"]
+    verdicts = report.targets(runs, args.timeout, reference)
+    print(report.table(runs, reference))
+    print()
+    print(report.kinds_table(runs))
     print()
     print(report.search_table(runs))
     print()
-    print(report.zensical_table(runs))
+    print(report.zensical_table(runs, reference))
     print()
     print(report.target_lines(verdicts))
 

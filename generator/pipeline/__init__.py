@@ -3,5 +3,5 @@ enrich, check, render, MkDocs, the atomic site swap) and the live preview's stat
 
 - `build`: the pipeline; `Preview` (owned by `serve`); MkDocs; the atomic swap.
 - `manifest`: the URL promise (`generator/published_urls.txt`) and the redirects of former ids.
-- `pagesize`: a built site's largest page, for `make bench`.
+- `pagesize`: a built site's largest page, and its largest of each kind, for `make bench`.
 """

@@ -1,0 +1,57 @@
+"""make bench's report (bench/report.py) and its reference workload (bench/ref.py): every build
+figure beside its ratio to the reference timed in the same run, and the largest page of each kind."""
+
+from __future__ import annotations
+
+import markdown
+
+from bench import ref, report
+
+
+def test_the_reference_workload_converts_a_fixed_document_through_every_extension_it_names():
+    text = ref.document()
+    assert text == ref.document() and text.count("## Section ") == ref.SECTIONS == 3000
+    html = markdown.markdown("\n\n".join(ref.section(i) for i in range(3)), extensions=list(ref.EXTENSIONS))
+    assert html.count("<table>") == 3 and html.count('<h2 id="section-') == 3  # tables, toc
+    assert '<span class="x">raw 2</span>' in html and "<em>1</em>" in html and "<code>code</code>" in html
+
+
+def test_a_figure_is_printed_beside_its_ratio_to_the_reference():
+    assert report.secs(4.27) == "4.27"
+    assert report.secs(4.27, 1.22) == "4.27 (3.5×)"
+    assert report.secs(None, 1.22) == "—"
+    assert report.secs(0.41, 1.22) == "0.41 (0.34×)" and report.secs(298.3, 1.22) == "298.30 (245×)"
+
+
+def _run(total: float) -> dict:
+    return {
+        "scale": 1,
+        "status": "ok",
+        "total_seconds": total,
+        "generate_seconds": 1.0,
+        "mkdocs_seconds": total - 1.0,
+        "bytes_per_page": 30_000,
+        "largest_page": ("releases/2.14/index.html", 569_000),
+        "largest_by_kind": {"backend": ["backends/cuda/", 80_135], "release": ["releases/2.14/", 569_000]},
+    }
+
+
+def test_the_one_x_build_is_held_to_four_times_the_reference():
+    def verdict(total: float, reference: float | None) -> tuple[str, str]:
+        found = [(v, m) for v, name, m in report.targets([_run(total)], 600, reference) if "reference" in name]
+        assert len(found) == 1
+        return found[0]
+
+    assert verdict(4.8, 1.2) == ("PASS", "4.00× (4.80 s against 1.20 s)")
+    assert verdict(4.9, 1.2)[0] == "MISS"
+    assert verdict(4.9, None)[0] == "SKIP"
+    row = report.table([_run(4.8)], 1.2).splitlines()[2]
+    assert "| 1.00 (0.83×) | 3.80 (3.2×) | 4.80 (4.0×) |" in row
+
+
+def test_the_kinds_table_has_a_row_per_kind_and_a_column_per_scale():
+    ten = _run(48.0) | {"scale": 10, "largest_by_kind": {"backend": ["backends/cuda/", 864_000]}}
+    rows = report.kinds_table([_run(4.8), ten]).splitlines()
+    assert rows[0] == "| Page kind | 1× | 10× |"
+    assert rows[2] == "| backend | 80.1 kB (`/backends/cuda/`) | 864 kB (`/backends/cuda/`) |"
+    assert rows[3] == "| release | 569 kB (`/releases/2.14/`) | — |"
