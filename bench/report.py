@@ -299,7 +299,7 @@ def time_split(run: dict, cores: int, reference: float | None = None) -> list[st
         "The 1× build of the first table, from the start of its process to the end of MkDocs, each step",
         "timed where the pipeline calls it (bench/run.py):",
         "",
-        "| Step | Seconds |",
+        "| Step | Seconds (× reference) |" if reference else "| Step | Seconds |",
         "| --- | --- |",
         *(f"| {name} | {secs(seconds, reference)} |" for name, seconds in rows),
         f"| **Total** | **{secs(run['total_seconds'], reference)}** |",
