@@ -178,7 +178,7 @@ def test_every_backend_entry_and_change_list_is_on_a_backend_page_and_the_pages_
     them, and each page links to the others."""
     site, files = grown
     by_backend = defaultdict(list)
-    for page in pages.pages(site):
+    for page in site.pages:
         if page.template == "backend.md.j2":
             by_backend[page.context["view"].backend.id].append(page)
     assert by_backend.keys() == {b.id for b in site.content.backends}
