@@ -175,7 +175,7 @@ def upgrade(release: Release, views: tuple[ChangeView, ...]) -> tuple[UpgradeGro
     out = []
     for group_id, title in UPGRADE_GROUPS:
         mine = [v for v in views if v.group == group_id]
-        told = {fid for v in mine for fid in v.features}
+        told = {fid for v in views if _tells(v.group, group_id) for fid in v.features}
         entries = tuple(e for e in release.entries if entry_group(e) == group_id and e.id not in told)
         areas = list(dict.fromkeys(v.change.area for v in mine))
         mine.sort(key=lambda v: areas.index(v.change.area))
@@ -208,14 +208,25 @@ def entry_group(entry: Entry) -> str:
 
 def guide_entries(release: Release, views: tuple[ChangeView, ...]) -> frozenset[tuple[str, str]]:
     """(entry id, group) of the release's entries its upgrade step lists (those no change record of
-    the same group already tells): the API marks them, so /upgrade/ and /compare/ count what
+    the step already tells, `_tells`): the API marks them, so /upgrade/ and /compare/ count what
     release pages count."""
     out = set()
     for e in release.entries:
         group = entry_group(e)
-        if group and not any(v.group == group and e.id in v.features for v in views):
+        if group and not any(_tells(v.group, group) and e.id in v.features for v in views):
             out.add((e.id, group))
     return frozenset(out)
+
+
+def _tells(change_group: str, entry_group: str) -> bool:
+    """Whether a change in `change_group` already tells a feature entry of `entry_group`: one of
+    the same step, or, for a step that asks something, a change of any such step (2.13's Bazel
+    removal is a breaking change and a removed entry: one step, not two)."""
+    return bool(change_group) and (change_group == entry_group or {change_group, entry_group} <= ACTING_GROUPS)
+
+
+ACTING_GROUPS = frozenset({"breaking", "defaults", "removals", "deprecations"})
+"""The upgrade steps that ask something of a reader: one of them telling a feature is enough."""
 
 
 def sections(views: tuple[ChangeView, ...]) -> tuple[ChangeSection, ...]:
