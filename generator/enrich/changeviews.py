@@ -155,8 +155,10 @@ def upgrade_group(change: Change, ending: str | None) -> str:
     if change.section == "deprecations":
         # Filed by what it does: a removal the notes list as a deprecation is a removal, and a
         # record that ends nothing goes where its kind puts it.
-        if ending is None and change.kind in QUIET_KINDS:
-            return ""  # filed under deprecations, deprecates nothing (2.4's internal fixes)
+        if change.kind in QUIET_KINDS:
+            # Filed under deprecations, asks nothing (2.4's internal fixes; "Remove FlameGraph usage
+            # steps from export_stacks docstring" reads as a removal, of a docstring's steps).
+            return ""
         if ending is not None or change.kind is None:
             return "removals" if ending == "removal" else "deprecations"
     if change.section not in ("bc-breaking", "deprecations") and (change.kind is None or change.kind in QUIET_KINDS):
