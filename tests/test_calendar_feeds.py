@@ -232,3 +232,15 @@ def test_pages_link_their_feeds_and_the_build_writes_them(fixture_site):
         assert atom_entries_relaxed.tag == f"{ATOM}feed"
     assert icalendar.Calendar.from_ical((fixture_site / urls.CALENDAR).read_bytes()).walk("VEVENT")
     assert "calendar.ics" in (fixture_site / "releases" / "index.html").read_text(encoding="utf-8")
+
+
+def test_feed_summaries_carry_no_markup_as_text():
+    """Issue 45: the site feed's summaries showed raw backticks (`nccl2`), and a record line's <br>
+    reached a feature feed. A summary is plain text (Atom type="text")."""
+    site = real_model()
+    files = drawn({**feeds.render_feeds(site, BASE), **feeds.render_item_feeds(site, BASE)})
+    summaries = [
+        (path, s.text or "") for path, data in files.items() for s in ET.fromstring(data).iter(f"{ATOM}summary")
+    ]
+    assert len(summaries) > 500
+    assert not [(p, t[:80]) for p, t in summaries if "`" in t or "<br" in t or "**" in t][:5]

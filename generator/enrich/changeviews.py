@@ -168,8 +168,10 @@ def upgrade_group(change: Change, ending: str | None) -> str:
     if change.section == "deprecations":
         # Filed by what it does: a removal the notes list as a deprecation is a removal, and a
         # record that ends nothing goes where its kind puts it.
-        if ending is None and change.kind in QUIET_KINDS:
-            return ""  # filed under deprecations, deprecates nothing (2.4's internal fixes)
+        if change.kind in QUIET_KINDS:
+            # Filed under deprecations, asks nothing (2.4's internal fixes; "Remove FlameGraph usage
+            # steps from export_stacks docstring" reads as a removal, of a docstring's steps).
+            return ""
         if ending is not None or change.kind is None:
             return "removals" if ending == "removal" else "deprecations"
     if change.section not in ("bc-breaking", "deprecations") and (change.kind is None or change.kind in QUIET_KINDS):
@@ -188,7 +190,7 @@ def upgrade(release: Release, views: tuple[ChangeView, ...]) -> tuple[UpgradeGro
     out = []
     for group_id, title in UPGRADE_GROUPS:
         mine = [v for v in views if v.group == group_id]
-        told = {fid for v in mine for fid in v.features}
+        told = {fid for v in views if _tells(v.group, group_id) for fid in v.features}
         entries = tuple(e for e in release.entries if entry_group(e) == group_id and e.id not in told)
         areas = list(dict.fromkeys(v.change.area for v in mine))
         mine.sort(key=lambda v: areas.index(v.change.area))
@@ -217,6 +219,17 @@ def entry_group(entry: Entry) -> str:
     if entry.change == "removed":
         return "removals"
     return ""
+
+
+def _tells(change_group: str, entry_group: str) -> bool:
+    """Whether a change in `change_group` already tells a feature entry of `entry_group`: one of
+    the same step, or, for a step that asks something, a change of any such step (2.13's Bazel
+    removal is a breaking change and a removed entry: one step, not two)."""
+    return bool(change_group) and (change_group == entry_group or {change_group, entry_group} <= ACTING_GROUPS)
+
+
+ACTING_GROUPS = frozenset({"breaking", "defaults", "removals", "deprecations"})
+"""The upgrade steps that ask something of a reader: one of them telling a feature is enough."""
 
 
 def sections(views: tuple[ChangeView, ...]) -> tuple[ChangeSection, ...]:

@@ -488,12 +488,20 @@ def guide(site: Site, start: str, end: str, backend: str = "") -> dict[str, tupl
     Entry), release by release. /upgrade/ and /compare/ show these groups (atlas-rules.js `collect`
     reads the same `group` of each change and entry from the API); tests hold the counts to them."""
     out: dict[str, list] = {g: [] for g, _ in UPGRADE_GROUPS}
+    told: set[tuple[str, str]] = set()  # (step kind, feature id) a step of the range already tells
     for release in site.releases:
         if not version_key(start) < release.key <= version_key(end):
             continue
         for group in site.release_views[release.version].upgrade:
-            out[group.id].extend(v for v in group.changes if applies_to(v.backends, backend, v.every_backend))
-            out[group.id].extend(e for e in group.entries if applies_to(e.backends, backend))
+            changes = [v for v in group.changes if applies_to(v.backends, backend, v.every_backend)]
+            out[group.id].extend(changes)
+            told.update((_told_as(group.id), f) for v in changes for f in v.features)
+            for e in group.entries:
+                # A feature's later entries (TorchScript deprecated in 2.10, again in 2.11 and 2.12)
+                # add nothing to the range: each feature is told once per kind of step.
+                if applies_to(e.backends, backend) and (_told_as(group.id), e.id) not in told:
+                    out[group.id].append(e)
+                    told.add((_told_as(group.id), e.id))
     return {g: tuple(items) for g, items in out.items()}
 
 
@@ -509,3 +517,9 @@ def elsewhere(site: Site, start: str, end: str, backend: str) -> dict[str, int]:
             if group.id in out:
                 out[group.id] += sum(not applies_to(v.backends, backend, v.every_backend) for v in group.changes)
     return out
+
+
+def _told_as(group: str) -> str:
+    """What kind of step tells a feature: one that asks something (changeviews.ACTING_GROUPS), or
+    the step itself (new features, known issues)."""
+    return "acts" if group in changeviews.ACTING_GROUPS else group

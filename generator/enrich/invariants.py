@@ -29,6 +29,7 @@ from ..model import urls
 from ..model.computed import Site
 from ..model.content import DUE_STATUS, NO_TIER, Release, version_key
 from ..model.errors import Problem
+from .changeviews import ACTING_GROUPS
 
 
 def check(site: Site, content_dir: Path | str | None = None) -> list[Problem]:
@@ -143,14 +144,18 @@ def ledger_in_guide(site: Site, where: _Where) -> list[Problem]:
             release = by_version[version]
             if release is site.releases[0]:
                 continue  # no guide leads to the first release
-            listed = next((g for g in site.release_views[version].upgrade if g.id == step), None)
+            # A step that asks something may be told by another such step (2.13's Bazel removal is a
+            # breaking change, and its entry is not listed a second time under removals).
+            steps = ACTING_GROUPS if step in ACTING_GROUPS else {step}
             fid = row.feature.id if row.feature is not None else None
-            found = listed is not None and (
+            found = any(
                 (row.change is not None and row.change in listed.changes)
                 or (
                     fid is not None
                     and (any(e.id == fid for e in listed.entries) or any(fid in v.features for v in listed.changes))
                 )
+                for listed in site.release_views[version].upgrade
+                if listed.id in steps
             )
             if found:
                 continue

@@ -159,6 +159,7 @@ def _entry(doc, i: int, raw: dict, ids: dict, tier_by_id: dict, seen: dict, prob
         removal=removal,
         aliases=tuple(raw.get("aliases", ())),
         line=doc.at(at)[0],
+        note=raw.get("note"),
     )
 
 

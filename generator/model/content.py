@@ -254,6 +254,7 @@ class Entry:
     removal: str | None  # announced removal release, for deprecations
     aliases: tuple[str, ...]  # former ids of this entry: its release page keeps their anchors
     line: int  # where the entry starts in its file, for error messages
+    note: str | None = None  # for a removal or deprecation: what to do, in our words
 
 
 @dataclass(frozen=True)

@@ -51,7 +51,7 @@ def record_of(change: ImportedChange) -> ImportedChange:
     citing its PRs (for a sub-bullet, the parent line that gives it context comes first). The
     explanation paragraphs and code examples under it are the notes' own words: pages link to
     the notes instead of copying them."""
-    lines = change.text.strip().split("\n")
+    lines = [_NOTES_MARKUP.sub("", line) for line in change.text.strip().split("\n")]
     cited = set(change.prs)
     out: list[str] = []
     for k, line in enumerate(lines[:3]):
@@ -63,6 +63,10 @@ def record_of(change: ImportedChange) -> ImportedChange:
     return replace(change, text=lines[0])  # no PR within reach: the first line alone is the record
 
 
+# What the notes' tooling and layout add to a line, not its words: a line break at its end (2.5's
+# "… (#134877)<br>") and the staging repository's "_(from miscategorized)_" (2.12). Kept, they
+# show as text on pages and in feeds.
+_NOTES_MARKUP = re.compile(r"(?:\s*<br\s*/?>|\s+_\(from miscategorized\)_)+\s*$", re.IGNORECASE)
 _SENTENCE_END = re.compile(r"[.:;!?)`*>]\s*$")  # ">": a line closed by <br> or a tag
 _NEW_BLOCK = re.compile(r"^\s*(?:[-*+]\s|\d+[.)]\s|#|```|~~~|>)")
 

@@ -37,6 +37,7 @@ def _entry(entry: Entry, base: str, group: str = "", ending: str | None = None) 
         "contributors": list(entry.contributors),
         "source": entry.source,
         "removal": entry.removal,
+        "note": entry.note,
         "url": base + urls.at(urls.release(entry.release), urls.entry_anchor(entry.id)),
         "path": urls.at(urls.release(entry.release), urls.entry_anchor(entry.id)),
         "feature_url": base + urls.feature(entry.id),

@@ -51,7 +51,7 @@ def _feed(
 
 
 def _titles(entries: tuple[Entry, ...]) -> str:
-    return "; ".join(e.title for e in entries)
+    return "; ".join(plain(e.title) for e in entries)
 
 
 def _patch_items(release_view, link: str) -> list[tuple[str, dt.date, str, str]]:
@@ -86,7 +86,7 @@ def _site_feed(releases, release_views, coverage, base: str) -> bytes:
     items = []
     for release in reversed(releases):
         link = base + urls.release(release.version)
-        text = " ".join(release.summary.split())
+        text = plain(" ".join(release.summary.split()))  # a summary's `code` and **bold** as words
         highlights = release_views[release.version].highlights
         if highlights:
             text += " Highlights: " + _titles(highlights) + "."
@@ -148,7 +148,7 @@ _STEP = {group: i for i, (group, _) in enumerate(UPGRADE_GROUPS)}
 
 def _announced(entry: Entry, tier_by_id: dict) -> str:
     tier = f", {tier_by_id[entry.tier].name}" if entry.tier in tier_by_id else ""
-    return f"Announced: {entry.title} ({CHANGE_LABELS[entry.change].lower()}{tier})."
+    return f"Announced: {plain(entry.title)} ({CHANGE_LABELS[entry.change].lower()}{tier})."
 
 
 def render_item_feeds(site: Site, base: str) -> dict[str, tuple[tuple, Callable[..., bytes]]]:

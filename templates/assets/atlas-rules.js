@@ -286,6 +286,10 @@
     const backend = options.backend || "", uses = options.uses || null, labels = options.labels || {};
     const everyBackend = options.everyBackend || [];
     const groups = Object.fromEntries(steps.map(function (s) { return [s[0], []]; }));
+    // A feature is told once per kind of step in a range (generator/enrich.py guide, _told_as):
+    // the steps that ask something count as one kind.
+    const acting = ["breaking", "defaults", "removals", "deprecations"], told = new Set();
+    const toldAs = function (g) { return acting.includes(g) ? "acts" : g; };
     let dropped = 0;
     const elsewhere = {};
     for (const rel of releases) {
@@ -295,6 +299,7 @@
         if (!concerns(c, backend)) { if (everyBackend.includes(c.group)) elsewhere[c.group] = (elsewhere[c.group] || 0) + 1; continue; }
         const matched = uses ? subjectUsed(c.subject, uses, c.group) : "";
         if (uses && !matched) { dropped++; continue; }
+        (c.features || []).forEach(function (f) { told.add(toldAs(c.group) + " " + f.id); });
         groups[c.group].push({ matched: matched,
           release: rel.version, path: c.path, text: plain(c.text), area: c.area, kind: c.kind,
           note: c.note, restore: c.restore, removal: c.removal, workaround: c.workaround,
@@ -307,9 +312,11 @@
         // same step already tells it, so the ledger, release pages and both views count it once.
         const group = e.group;
         if (!group || !(group in groups) || !concerns(e, backend)) continue;
+        if (told.has(toldAs(group) + " " + e.id)) continue;
+        told.add(toldAs(group) + " " + e.id);
         groups[group].push({
           release: rel.version, path: e.path, text: e.title, label: labels[e.change] || e.change,
-          removal: e.removal, ending: e.ending, prs: e.prs, prUrls: e.pr_urls,
+          note: e.note, removal: e.removal, ending: e.ending, prs: e.prs, prUrls: e.pr_urls,
         });
       }
     }
