@@ -201,8 +201,19 @@ def _changes(real: _Real, model_version: str, version: str, cycle: int, rng: ran
             return None
         text = path.read_text(encoding="utf-8")
         text = re.sub(r"^release: .*$", f'release: "{version}"', text, count=1, flags=re.M)
-        return PR_NUMBER.sub(lambda m: str(_shift_pr(int(m.group()), cycle)), text)
+        text = PR_NUMBER.sub(lambda m: str(_shift_pr(int(m.group()), cycle)), text)
+        return _answered(text) if cycle else text
     return _synthetic_changes(real, version, rng)
+
+
+def _answered(text: str) -> str:
+    """A later cycle's copy with every record's endings answered (`ends: []` where the real record
+    has none): its records keep the real feature ids, so a removal copied past the real deprecation
+    of its feature would be a new question (check lists it) that no reader of the copy answers."""
+    head, *changes = text.split("\n  - section:")
+    return head + "".join(
+        "\n  - section:" + (c if "\n    ends:" in c else c.replace("\n", "\n    ends: []\n", 1)) for c in changes
+    )
 
 
 SECTIONS = [

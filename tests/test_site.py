@@ -340,7 +340,7 @@ def test_the_ledger_follows_a_deprecation_to_its_removal(real_site: Path):
         assert "<td>2.14</td>" in row and instead in row, row
     ledger = html.split('id="removals-of-earlier-deprecations"', 1)[0]
     setup = next(r for r in ledger.split("<tr>") if "setup.py</code> is now a deprecation shim" in r)
-    assert re.search(r"<td>2\.18</td>", setup) and ">2.14</a>" in setup, setup
+    assert ">2.18</a>" in setup and ">2.14</a>" in setup, setup  # each release links its evidence
 
 
 def test_a_release_page_says_what_its_partial_change_list_covers(real_site: Path):

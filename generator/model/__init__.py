@@ -7,6 +7,7 @@ layer shares. Imports nothing of the package.
   backend rule.
 - `computed`: the frozen computed model enrich builds and templates receive (`Feature`,
   `Standing`, `Ending`, `ReleaseView`, `Site` ...).
+- `stops`: `SupportStop`, where a Python, CUDA or ROCm version's wheels stop (enrich.supports).
 - `errors`: `Problem`, `ContentError`, `UsageError`, did-you-mean, and the one mapping of errors
   to exit codes.
 - `urls`: every page path, anchor and relative link (imports nothing at all).

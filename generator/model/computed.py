@@ -21,6 +21,7 @@ from .content import (
     Tier,
     Vocabulary,
 )
+from .stops import SupportStop
 
 # ---------------------------------------------------------------- computed by enrich
 
@@ -525,25 +526,6 @@ class Site:
     # Every page (pagelist.Page), each with its view: listed once by pipeline.build.site_model after
     # enrich; left out of equality (the pages are views of the fields above).
     pages: tuple = field(default=(), compare=False, repr=False)
-
-
-@dataclass(frozen=True)
-class SupportStop:
-    """Where a Python, CUDA or ROCm version's wheels stop (generator.enrich.supports): the one answer
-    the environment box and the feature page give, with what it rests on."""
-
-    kind: str  # "python", "cuda", "rocm"
-    value: str  # as the compatibility rows write it: "3.9", "3.13t", "12.8", "6.2.4"
-    ships: tuple[str, ...]  # the releases that ship a wheel for it, oldest first
-    last: str | None  # the last of them; None where no release on the Atlas does
-    removed_in: str | None  # the release it stops in; None while the newest release ships it
-    removed_by: str  # "entry" (the notes), "compatibility" (the first row without it), "last", ""
-    listed_last: str | None  # the last compatibility row that lists it (shown where the notes differ)
-    deprecated_in: str | None  # its feature's ending, where a catalogue feature is its support
-    removal_planned: str | None
-    feature: str  # that feature's id, "" when none is
-    evidence: tuple[tuple[str, str], ...]  # (what, URL: site-relative or a source) it rests on
-    also_in: tuple[str, ...] = ()  # releases another source lists it for, where the matrix does not
 
 
 @dataclass(frozen=True)
