@@ -38,8 +38,8 @@ def highlights(text: str) -> tuple[Highlight, ...]:
     if not out:  # a list instead of a table
         for k, line in enumerate(body):
             item = ITEM.match(line)
-            if item and _plain(line[item.end() :]):
-                out.append(Highlight(_plain(line[item.end() :]), "", first + 1 + k))
+            if item and _cell_text(line[item.end() :]):
+                out.append(Highlight(_cell_text(line[item.end() :]), "", first + 1 + k))
     return tuple(out)
 
 
@@ -62,7 +62,7 @@ def _table_cells(section: str, first: int) -> list[Highlight]:
     columns: list[str] = []
     tier = ""
     for row in _ROW_HTML.finditer(section):
-        cells = [(m.start(1) + row.start(1), _plain(m[1])) for m in _CELL.finditer(row[1])]
+        cells = [(m.start(1) + row.start(1), _cell_text(m[1])) for m in _CELL.finditer(row[1])]
         cells = [(at, c) for at, c in cells if c]
         if cells and all(_TIER_CELL.match(c) for _, c in cells):
             names = [re.sub(r"^.*\((.+)\)$", r"\1", c) for _, c in cells]
@@ -74,6 +74,6 @@ def _table_cells(section: str, first: int) -> list[Highlight]:
     return out
 
 
-def _plain(markup: str) -> str:
+def _cell_text(markup: str) -> str:
     """Table-cell or list-item markup as one line of plain text."""
     return " ".join(html.unescape(re.sub(r"<[^>]+>", "", markup)).replace("**", "").split())

@@ -223,7 +223,7 @@ def _removals(site: Site, base: str, stamp: str) -> list[list[str]]:
                 "removal-" + hashlib.sha1(row.url.encode("utf-8")).hexdigest()[:12],
                 day,
                 day + dt.timedelta(days=1),
-                f"Removal due in PyTorch {row.removal_planned}: {_plain(row)}",
+                f"Removal due in PyTorch {row.removal_planned}: {_title(row)}",
                 _removal_words(row),
                 base + row.url,
                 stamp,
@@ -232,7 +232,8 @@ def _removals(site: Site, base: str, stamp: str) -> list[list[str]]:
     return events
 
 
-def _plain(row: LedgerRow) -> str:
+def _title(row: LedgerRow) -> str:
+    """A ledger row's record line as plain words (textfilters.plain), cut for an event's summary."""
     text = plain(row.title)
     return text if len(text) <= 120 else text[:119] + "…"
 
