@@ -553,3 +553,20 @@ def test_both_ends_confirm_the_carried_out_removal_with_its_evidence(tmp_path):
     ]
     [named] = site.name_endings
     assert (named.name, named.deprecated_in, named.removed_in) == ("torch.rare_thing", "2.9", "2.10")
+
+
+def test_a_guide_on_a_backend_lists_what_a_release_announced_as_improved_for_it():
+    """Reader task 2: 2.9 -> 2.12 on ROCm lists 2.12's ROCm items (announced as improvements of
+    features that had shipped) among its news; the guide for any backend, and CUDA's, do not."""
+    from generator.enrich.enrich import guide
+    from tests.conftest import real_model
+
+    site = real_model()
+
+    def news(backend: str) -> set[str]:
+        return {e.title for e in guide(site, "2.9", "2.12", backend)["new"] if getattr(e, "change", "") == "improved"}
+
+    rocm = {"ROCm: Expandable segments", "ROCm: rocSHMEM support", "ROCm: Inductor FlexAttention pipelining"}
+    assert rocm <= news("rocm")
+    assert not news("rocm") & {e for e in news("") | news("cuda") if e.startswith("ROCm")}
+    assert not news("")

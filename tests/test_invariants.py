@@ -115,6 +115,8 @@ def test_compare_and_upgrade_count_the_same_from_the_api_groups(real):
                     not backend or not item["backends"] or item.get("every_backend") or backend in item["backends"]
                 )
                 group = item["group"]
+                if not group and "id" in item and backend and item["change"] == "improved":
+                    group = "new" if backend in item["backends"] else ""  # enrich._with_news
                 if not group or not concerns:
                     continue
                 if "id" in item:  # an entry

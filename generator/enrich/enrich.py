@@ -496,13 +496,23 @@ def guide(site: Site, start: str, end: str, backend: str = "") -> dict[str, tupl
             changes = [v for v in group.changes if applies_to(v.backends, backend, v.every_backend)]
             out[group.id].extend(changes)
             told.update((_told_as(group.id), f) for v in changes for f in v.features)
-            for e in group.entries:
+            for e in _with_news(release, group, backend):
                 # A feature's later entries (TorchScript deprecated in 2.10, again in 2.11 and 2.12)
                 # add nothing to the range: each feature is told once per kind of step.
                 if applies_to(e.backends, backend) and (_told_as(group.id), e.id) not in told:
                     out[group.id].append(e)
                     told.add((_told_as(group.id), e.id))
     return {g: tuple(items) for g, items in out.items()}
+
+
+def _with_news(release: Release, group, backend: str) -> tuple[Entry, ...]:
+    """A step's entries; on a guide filtered to `backend`, the new step also holds what the release
+    announced as improved for that backend (2.12's ROCm items: expandable segments, rocSHMEM), in
+    the release's order. atlas-rules.js `collect` reads the same rule from the API's entries."""
+    if group.id != "new" or not backend:
+        return group.entries
+    listed = {id(e) for e in group.entries}
+    return tuple(e for e in release.entries if id(e) in listed or (e.change == "improved" and backend in e.backends))
 
 
 def elsewhere(site: Site, start: str, end: str, backend: str) -> dict[str, int]:

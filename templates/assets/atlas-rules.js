@@ -310,7 +310,9 @@
       for (const e of rel.entries) {
         // The API's `group` (generator/enrich/changeviews.py upgrade): "" where a change record of the
         // same step already tells it, so the ledger, release pages and both views count it once.
-        const group = e.group;
+        // On a backend, what a release announced as improved for it alone is news there
+        // (generator/enrich/enrich.py _with_news).
+        const group = e.group || (backend && e.change === "improved" && (e.backends || []).includes(backend) ? "new" : "");
         if (!group || !(group in groups) || !concerns(e, backend)) continue;
         if (told.has(toldAs(group) + " " + e.id)) continue;
         told.add(toldAs(group) + " " + e.id);
