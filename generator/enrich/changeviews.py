@@ -133,6 +133,7 @@ def views_of(
         given = tuple(dict.fromkeys(change.features + tuple(f for pr in change.prs for f in by_pr.get(pr, ()))))
         derived = derived_features(change.area, given, rules)
         ending = facts.ending_kind(change)  # read here once, for the upgrade group, the ledger and its checks
+        group = upgrade_group(change, ending)
         views.append(
             ChangeView(
                 change,
@@ -140,10 +141,11 @@ def views_of(
                 own,
                 change_backends(change, areas),
                 symbols=symbols.of_text(change.text, change.note, change.restore),
-                subject=change_subject(change),
+                # A change that asks nothing of an upgrade applies to no line of code: nothing to propose.
+                subject=change_subject(change) if group else (change.subject or ()),
                 subject_confirmed=change.subject is not None,
                 every_backend=bool(change.subject) and not any(names_backend(i, ids) for i in change.subject),
-                group=upgrade_group(change, ending),
+                group=group,
                 features=given + derived,
                 derived=derived,
                 ending=ending,
