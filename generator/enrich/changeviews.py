@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 
+from ..markup.textfilters import plain, record_line
 from ..model import symbols, urls
 from ..model.computed import ChangeArea, ChangeSection, ChangeView, ReleaseChanges, UpgradeGroup
 from ..model.content import (
@@ -132,7 +133,8 @@ def views_of(
         anchored.update(own)
         given = tuple(dict.fromkeys(change.features + tuple(f for pr in change.prs for f in by_pr.get(pr, ()))))
         derived = derived_features(change.area, given, rules)
-        ending = facts.ending_kind(change)  # read here once, for the upgrade group, the ledger and its checks
+        line = plain(record_line(change.text))  # read here once, for the ending, the inventory and scan
+        ending = facts.ending_kind(change, line)  # for the upgrade group, the ledger and its checks
         group = upgrade_group(change, ending)
         views.append(
             ChangeView(
@@ -146,6 +148,7 @@ def views_of(
                 subject_confirmed=change.subject is not None,
                 every_backend=bool(change.subject) and not any(names_backend(i, ids) for i in change.subject),
                 group=group,
+                line=line,
                 features=given + derived,
                 derived=derived,
                 ending=ending,

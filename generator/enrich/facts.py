@@ -58,11 +58,12 @@ ENDING_VERBS = {
 }
 
 
-def ending_kind(change) -> str | None:
+def ending_kind(change, line: str | None = None) -> str | None:
     """What a change does to what it names: "removal", "deprecation", or None (not an ending, or
     one taken back: "Canceling deprecation of …"), read from its record line's own words (not
-    from the section the notes filed it under)."""
-    line = plain(record_line(change.text)).casefold()
+    from the section the notes filed it under); `line`, that record line as plain words, when the
+    caller has it (changeviews reads it once per change)."""
+    line = (plain(record_line(change.text)) if line is None else line).casefold()
     if ENDING_VERBS["undone"].search(line):
         return None
     if ENDING_VERBS["removal"].search(line) or ENDING_VERBS["gone"].search(line):

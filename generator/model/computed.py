@@ -287,6 +287,7 @@ class ChangeView:
     subject: tuple[str, ...] = ()  # what code must use for it to apply (symbols.SUBJECT): scan, paste box, API
     subject_confirmed: bool = False  # the content's `subject:` says so; else proposed from the record line
     every_backend: bool = False  # its confirmed subject is Python that names no backend: every guide keeps it
+    line: str = ""  # its record line as the words a reader sees (textfilters.plain), read once
 
 
 @dataclass(frozen=True)

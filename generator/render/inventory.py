@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import zlib
 
-from ..markup.textfilters import plain
 from ..model import urls
 from ..model.computed import Site
 
@@ -49,8 +48,9 @@ def objects(site: Site) -> list[tuple[str, str, str, str]]:
         for section in view.sections:
             for area in section.areas:
                 for change in area.changes:
-                    text = plain(change.change.text.strip().split("\n", 1)[0])
-                    out.append((f"{release.version}/{change.anchor}", "std:label", urls.at(page, change.anchor), text))
+                    out.append(
+                        (f"{release.version}/{change.anchor}", "std:label", urls.at(page, change.anchor), change.line)
+                    )
     for module in site.symbol_pages.values():
         for symbol in module.symbols:
             uri = urls.at(urls.symbol_page(module.name), urls.symbol_anchor(symbol.name))
