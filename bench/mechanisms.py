@@ -24,6 +24,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+from bench.report import publish
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -133,11 +135,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--append", help="append the results as a Markdown section to this file")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="bench-mechanisms-") as work:
-        text = report(theme(Path(work)) + settle(Path(work)))
-    print(text)
-    if args.append:
-        with open(args.append, "a", encoding="utf-8") as out:
-            out.write("\n" + text)
+        publish(report(theme(Path(work)) + settle(Path(work))), args.append)
     return 0
 
 

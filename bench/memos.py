@@ -23,6 +23,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+from bench.report import publish
+
 ROOT = Path(__file__).resolve().parent.parent
 NOTES = ("2.8", ROOT / "content" / "sources" / "release-notes-v2.8.0.md")  # a release's notes to import
 
@@ -149,11 +151,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--append", help="append the results as a Markdown section to this file")
     args = parser.parse_args(argv)
-    text = report(measure())
-    print(text)
-    if args.append:
-        with open(args.append, "a", encoding="utf-8") as out:
-            out.write("\n" + text)
+    publish(report(measure()), args.append)
     return 0
 
 

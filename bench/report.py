@@ -483,3 +483,12 @@ def profile_summary(prof: Path, top: int = 12) -> str:
             *map(fmt, by_cum),
         ]
     )
+
+
+def publish(text: str, append: str | None) -> None:
+    """Print a benchmark's section and, with `--append FILE`, add it to the report (make bench
+    gathers every section into bench-out/results.md)."""
+    print(text)
+    if append:
+        with open(append, "a", encoding="utf-8") as out:
+            out.write("\n" + text.lstrip("\n"))

@@ -8,6 +8,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from bench.report import publish
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -32,11 +34,7 @@ def main() -> None:
     args = argparse.ArgumentParser(description=__doc__)
     args.add_argument("--append", metavar="FILE", help="append the report to FILE (bench-out/results.md)")
     ns = args.parse_args()
-    text = report()
-    print(text)
-    if ns.append:
-        with open(ns.append, "a", encoding="utf-8") as out:
-            out.write(text)
+    publish(report(), ns.append)
 
 
 if __name__ == "__main__":
