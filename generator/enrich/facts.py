@@ -271,7 +271,8 @@ def carried_out_by(
     if by_hand:
         return by_hand[0], ()
     named = {s for s in symbols.of_text(record_line(view.change.text)) if counts[s] <= 3}
-    matched = [(r, v) for j, r, v in later.removals if j > at and named.intersection(v.symbols)]
+    hits = {k: found for s in named for k, found in later.removals_naming.get(s, ())}
+    matched = [(r, v) for _, (j, r, v) in sorted(hits.items()) if j > at]
     confirmed = [(r, v) for r, v in matched if _shared_ends(view, v)]
     open_ = tuple((r, v) for r, v in matched if _shared_ends(view, v) is None)
     return (confirmed[0] if confirmed else None), open_
@@ -284,15 +285,21 @@ def _shared_ends(one: ChangeView, other: ChangeView) -> bool | None:
 
 
 class Later:
-    """What a deprecation is checked against, read once: every removal record, and every change by
-    the PRs it cites, each with its release's position (oldest first) and version."""
+    """What a deprecation is checked against, read once: the removal records by each name they
+    name (with their place among all removals, oldest release first), and every change by the PRs
+    it cites, each with its release's position (oldest first) and version. Looking removals up by
+    name, not walking them all for each deprecation, keeps the check linear in the changes."""
 
     def __init__(self, versions: tuple[str, ...], views: tuple) -> None:
-        self.removals, self.by_pr = [], {}
+        self.removals_naming: dict[str, list] = {}
+        self.by_pr: dict[int, list] = {}
+        removals = 0
         for j, (r, vs) in enumerate(zip(versions, views, strict=True)):
             for v in vs:
                 if v.ending == "removal":
-                    self.removals.append((j, r, v))
+                    for s in set(v.symbols):
+                        self.removals_naming.setdefault(s, []).append((removals, (j, r, v)))
+                    removals += 1
                 for pr in v.change.prs:
                     self.by_pr.setdefault(pr, []).append((j, r, v))
 
