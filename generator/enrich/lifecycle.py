@@ -55,26 +55,16 @@ def strip(
     backend: str | None = None,
     since: str | None = None,
 ) -> tuple[Cell, ...]:
-    """_cells merged into runs (a run of releases that do not mention the feature is one cell).
-    With gone_after (a removal the compatibility rows tell, not an entry), releases from it on that
-    do not mention the feature are gone instead of carrying its last tier. With backend, the strip
-    as that backend sees it (facts.backend_entries). With since, the strip from that release on
-    (a timeline page's first), the tier in force then carried in."""
-    cells = _gone(_cells(facts.backend_entries(entries, backend) if backend else entries, eras, tiers, pad), gone_after)
+    """A feature's cells, release by release, with each run of releases that do not mention it
+    merged into one cell (`Runs`). With gone_after (a removal the compatibility rows tell, not an
+    entry), releases from it on that do not mention the feature are gone instead of carrying its
+    last tier. With backend, the strip as that backend sees it (facts.backend_entries). With since,
+    the strip from that release on (a timeline page's first), the tier in force then carried in."""
+    made = Runs(facts.backend_entries(entries, backend) if backend else entries, eras, tiers, pad, gone_after)
+    first = 0
     if since is not None:
-        cells = tuple(c for c in cells if version_key(c.release) >= version_key(since))
-    return runs(cells)
-
-
-def _gone(cells: tuple[Cell, ...], gone_after: str | None) -> tuple[Cell, ...]:
-    """The cells from gone_after on that do not mention the feature shown gone (see strip)."""
-    if gone_after is None:
-        return cells
-    after = version_key(gone_after)
-    return tuple(
-        Cell(c.release, None, "", "gone", None) if c.entry is None and version_key(c.release) >= after else c
-        for c in cells
-    )
+        first = next((i for i, (v, _) in enumerate(eras) if version_key(v) >= version_key(since)), len(eras))
+    return made.cut(first, len(eras))
 
 
 def gone_after(feature: Feature) -> str | None:
@@ -83,64 +73,79 @@ def gone_after(feature: Feature) -> str | None:
     return feature.removed_in if feature.removed_by in ("compatibility", "last") else None
 
 
-def _cells(entries: tuple[Entry, ...], eras: Eras, tiers: tuple[Tier, ...], pad: bool) -> tuple[Cell, ...]:
-    """One cell per release: the tier in force (stated by the entry, or the last stated tier carried
-    forward, muted where the release does not mention the feature) and the entry's change kind.
+class Runs:
+    """A feature's strip as runs of releases (positions in `eras`): a release whose entry names the
+    feature is a run of its own; consecutive releases that do not mention it and read alike (the
+    tier in force carried forward, muted; nothing yet; gone) are one run. A strip or matrix row
+    then grows with the feature's entries, not with the number of releases: with one cell per
+    release, the timeline is features x releases and the site grows quadratically as PyTorch keeps
+    shipping. `cut` gives the cells of any span of releases, so a backend's pages cut one strip.
 
-    With pad, releases before the first entry get empty cells so rows line up in a matrix;
-    without, the strip starts at the first entry.
-    """
-    tier_by_id = {t.id: t for t in tiers}
-    by_release = {e.release: e for e in entries}
-    first = entries[0].release if entries else None
-    cells, carried, started = [], None, False
-    for version, vocabulary in eras:
-        entry = by_release.get(version)
-        started = started or version == first
-        if not started:
-            if pad:
-                cells.append(Cell(version, None, "", "empty", None))
-            continue
-        if entry is not None:
-            if entry.tier:
-                carried = tier_by_id[entry.tier]
-            elif entry.change == "removed":  # the notes' word: removed, whatever tier it last had
-                carried = tier_by_id["removed"]
-            # The tier slot holds a tier (stated, or carried from an earlier entry); what the
-            # release did to the feature ("Improved") is the cell's change, shown beside it.
-            shown = tier_in(carried, vocabulary, tier_by_id)
-            label, css = (shown.label, f"tier-{shown.id}") if shown else (NO_TIER, "untiered")
-            cells.append(
-                Cell(version, shown.id if shown else None, label, css, entry, change=CHANGE_LABELS[entry.change])
-            )
-        elif carried is not None and carried.id != "removed":
-            shown = tier_in(carried, vocabulary, tier_by_id)
-            cells.append(Cell(version, shown.id, shown.label, f"tier-{shown.id} carried", None))
+    Each release shows the tier in force: the one its entry states, or the last stated carried
+    forward (in the release's vocabulary); an entry saying "removed" removes it whatever tier it
+    last had. With pad, releases before the first entry are empty runs, so rows line up in a
+    matrix; without, the strip starts at the first entry."""
+
+    def __init__(
+        self, entries: tuple[Entry, ...], eras: Eras, tiers: tuple[Tier, ...], pad: bool, gone_after: str | None
+    ) -> None:
+        self.eras = eras
+        self.runs: list[list] = []  # [first position, last position, tier, label, css, entry, change]
+        self.entries: list[int] = []  # positions of the releases whose entry names the feature
+        tier_by_id = {t.id: t for t in tiers}
+        by_release = {e.release: e for e in entries}
+        first = entries[0].release if entries else None
+        gone = version_key(gone_after) if gone_after is not None else None
+        carried, started, shown = None, False, {}
+        for i, (version, vocabulary) in enumerate(eras):
+            entry = by_release.get(version)
+            started = started or version == first
+            if entry is not None:
+                if entry.tier:
+                    carried = tier_by_id[entry.tier]
+                elif entry.change == "removed":  # the notes' word: removed, whatever tier it last had
+                    carried = tier_by_id["removed"]
+                # The tier slot holds a tier (stated, or carried from an earlier entry); what the
+                # release did to the feature ("Improved") is the cell's change, shown beside it.
+                tier = tier_in(carried, vocabulary, tier_by_id)
+                label, css = (tier.label, f"tier-{tier.id}") if tier else (NO_TIER, "untiered")
+                self.entries.append(i)
+                self.runs.append([i, i, tier.id if tier else None, label, css, entry, CHANGE_LABELS[entry.change]])
+            elif started or pad:
+                if gone is not None and version_key(version) >= gone:
+                    look = (None, "", "gone")
+                elif started and carried is not None and carried.id != "removed":
+                    if (carried.id, vocabulary) not in shown:
+                        tier = tier_in(carried, vocabulary, tier_by_id)
+                        shown[carried.id, vocabulary] = (tier.id, tier.label, f"tier-{tier.id} carried")
+                    look = shown[carried.id, vocabulary]
+                else:
+                    look = (None, "", "empty" if carried is None else "gone")
+                self._quiet(i, look)
+
+    def _quiet(self, i: int, look: tuple) -> None:
+        """Release i does not mention the feature and reads `look` (tier, label, css): it joins the
+        run before it when that one reads alike."""
+        last = self.runs[-1] if self.runs else None
+        if last is not None and last[5] is None and last[1] == i - 1 and (last[3], last[4]) == look[1:]:
+            last[1] = i
         else:
-            cells.append(Cell(version, None, "", "empty" if carried is None else "gone", None))
-    return tuple(cells)
+            self.runs.append([i, i, *look, None, ""])
 
+    def cut(self, start: int, stop: int) -> tuple[Cell, ...]:
+        """The cells of the releases at positions start to stop - 1, a run crossing an edge cut at it."""
+        eras, out = self.eras, []
+        for first, last, tier, label, css, entry, change in self.runs:
+            a, b = max(first, start), min(last, stop - 1)
+            if a > b:
+                continue
+            span = b - a + 1
+            out.append(Cell(eras[a][0], tier, label, css, entry, span, eras[b][0] if span > 1 else "", change))
+        return tuple(out)
 
-def runs(cells: tuple[Cell, ...]) -> tuple[Cell, ...]:
-    """Merge each run of releases that do not mention the feature into one spanning cell.
-
-    A strip or matrix row then grows with the feature's entries, not with the number of
-    releases: with one cell per release, the timeline is features × releases and the site
-    grows quadratically as PyTorch keeps shipping.
-    """
-    out: list[Cell] = []
-    for cell in cells:
-        prev = out[-1] if out else None
-        if (
-            prev is not None
-            and cell.entry is None
-            and prev.entry is None
-            and (prev.label, prev.css) == (cell.label, cell.css)
-        ):
-            out[-1] = Cell(prev.release, prev.tier, prev.label, prev.css, None, prev.span + 1, cell.release)
-        else:
-            out.append(cell)
-    return tuple(out)
+    def names_one(self, start: int, stop: int) -> bool:
+        """Whether an entry names the feature in a release at positions start to stop - 1."""
+        return any(start <= i < stop for i in self.entries)
 
 
 def row(feature: Feature, cells: tuple[Cell, ...]) -> MatrixRow:
@@ -194,7 +199,7 @@ def _feature(
     cells = strip(entries, eras, tiers, False, ended)
     backends = tuple(sorted({b for e in entries for b in e.backends}))
     strips = tuple((b, strip(entries, eras, tiers, False, ended, b)) for b in backends)
-    labels = [(c.release, c.label) for c in runs(cells)]
+    labels = [(c.release, c.label) for c in cells]
     differs = len(backends) > 1 and any([(c.release, c.label) for c in s] != labels[-len(s) :] for _, s in strips)
 
     def named(b: str) -> tuple[Entry, ...]:
@@ -237,21 +242,17 @@ def backend_pages(
     """A backend's timeline cut into pages (model.page_spans), newest first, as the timeline is: each
     a row per feature with a cell of the backend's entries in its releases, the tier in force when
     its span begins carried in. Each feature's cells are made once, for every release, and cut."""
-    padded = [
-        (f, _gone(_cells(facts.backend_entries(f.entries, backend), eras, tiers, True), gone_after(f)))
+    made = [
+        (f, Runs(facts.backend_entries(f.entries, backend), eras, tiers, True, gone_after(f)))
         for f in features
         if backend in f.backends
     ]
     pages = []
     for start, stop in page_spans(tuple(v for v, _ in eras)):
-        rows = [row(f, runs(cells[start:stop])) for f, cells in padded if _names_one(cells[start:stop])]
+        rows = [row(f, runs.cut(start, stop)) for f, runs in made if runs.names_one(start, stop)]
         rows.sort(key=lambda r: (first_index(r), r.feature.title.casefold()))
         pages.append(Matrix(tuple(v for v, _ in eras[start:stop]), tuple(rows)))
     return tuple(pages)
-
-
-def _names_one(cells: tuple[Cell, ...]) -> bool:
-    return any(c.entry is not None for c in cells)
 
 
 def first_index(row: MatrixRow) -> int:
