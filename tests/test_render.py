@@ -77,12 +77,25 @@ def tagged(tmp_path_factory):
         return site, list(site.pages), render_all(site)
 
 
-def test_golden_pages_cover_every_page_kind(rendered, tagged):
-    site, tagged_pages, _ = tagged
-    kinds = {p.template for p in tagged_pages}
-    covered = {p.template for p in site.pages if urls.source(p.url) in PAGES}
-    covered |= {p.template for p in tagged_pages if urls.source(p.url) in TAGGED_PAGES}
-    assert covered == kinds
+def first_of_each_kind(pages, picked: list[str]) -> list[str]:
+    """The first page (its source under docs/) of each kind, by template, that no page in `picked`
+    is of. A new page kind gets its golden page this way, with no line added here (README "Recipe:
+    add a page kind"); PAGES and TAGGED_PAGES pick the telling page of a kind where the first is not."""
+    have = {p.template for p in pages if urls.source(p.url) in picked}
+    first: dict[str, str] = {}
+    for p in pages:
+        if p.template not in have:
+            first.setdefault(p.template, urls.source(p.url))
+    return list(first.values())
+
+
+def test_every_other_page_kind_matches_golden(tagged, golden):
+    """One page of each kind that PAGES and TAGGED_PAGES do not pick (the tagged fixture makes a
+    page of every kind): none today; a new kind fails here until `pytest --update-golden` writes its
+    golden page under tests/golden/tagged/."""
+    _, pages, files = tagged
+    for page in first_of_each_kind(pages, PAGES + TAGGED_PAGES):
+        golden(f"tagged/{page}", files[page].decode("utf-8"))
 
 
 @pytest.mark.parametrize("page", TAGGED_PAGES)

@@ -99,6 +99,7 @@ def due(ledger: tuple[LedgerRow, ...], versions: tuple[str, ...]) -> tuple[DueIt
             row.removal_planned,
             DUE_STATUS[row.status],
             row.ending.part_removed_in,
+            row.ending,
         )
         for row in ledger
         if row.status != "removed"

@@ -22,6 +22,7 @@ from .content import (
     Vocabulary,
 )
 from .stops import SupportStop
+from .wording import Said, ending_phrases, said, sentence, tag
 
 # ---------------------------------------------------------------- computed by enrich
 
@@ -60,7 +61,7 @@ class Standing:
         if self.tier is None:
             return f"No tier stated since {self.since}"
         if self.tier.id == "removed":
-            return f"Removed in {self.since}"
+            return said("removed_in", self.since).opening
         return f"{self.tier.name} since {self.since}"
 
     @property
@@ -137,20 +138,25 @@ class Ending:
     status: str = "deprecated"  # "removed", "part-removed", "overdue", "due", "deprecated"
 
     @property
+    def phrases(self) -> tuple[Said, ...]:
+        """Its phrases, worded in one home (model.wording): 'deprecated in 2.8', 'part removed in 2.11'."""
+        return ending_phrases(
+            self.deprecated_in, self.part_removed_in, self.removal_planned, self.removed_in, self.status
+        )
+
+    @property
     def words(self) -> str:
         """'Removed in 2.13', 'Deprecated in 2.8; part removed in 2.11', 'Deprecated in 2.12; removal due in 2.14'."""
-        if self.removed_by == "change" and self.removal_planned:
-            return f"Carried out in {self.removed_in}"
-        if self.removed_in:
-            return f"Removed in {self.removed_in}"
-        said = f"Deprecated in {self.deprecated_in}" if self.deprecated_in else "Deprecated"
-        if self.part_removed_in:
-            said += f"; part removed in {self.part_removed_in}"
-        if self.status == "overdue":
-            return said + f"; removal announced for {self.removal_planned}, which shipped without it"
-        if self.removal_planned:
-            return said + f"; removal due in {self.removal_planned}"
-        return said
+        return sentence(self.phrases)
+
+    def phrase(self, field: str) -> Said:
+        """The phrase stating one of its fields ('removal announced for 2.10'): what evidence captions."""
+        return said(field, getattr(self, field))
+
+    @property
+    def tag(self) -> str:
+        """Its status in one word, for its tag: 'Removed', 'Overdue', 'Deprecated'."""
+        return tag(self.status)
 
 
 @dataclass(frozen=True)
@@ -576,6 +582,7 @@ class DueItem:
     removal: str | None  # release announced for its removal
     status: str  # "due" (removal release not out yet), "overdue" (out, not removed), "undated"
     part_removed_in: str | None = None  # the ledger row's Ending: a later change removed part of it
+    ending: Ending | None = None  # the ledger row's Ending, which the home page words (model.wording)
 
 
 @dataclass(frozen=True)

@@ -224,7 +224,7 @@ def _removals(site: Site, base: str, stamp: str) -> list[list[str]]:
                 day,
                 day + dt.timedelta(days=1),
                 f"Removal due in PyTorch {row.removal_planned}: {_title(row)}",
-                _removal_words(row),
+                row.ending.words + ".",  # worded where every page words it (model.wording)
                 base + row.url,
                 stamp,
             )
@@ -236,15 +236,6 @@ def _title(row: LedgerRow) -> str:
     """A ledger row's record line as plain words (textfilters.plain), cut for an event's summary."""
     text = plain(row.title)
     return text if len(text) <= 120 else text[:119] + "…"
-
-
-def _removal_words(row: LedgerRow) -> str:
-    said = f"Deprecated in {row.deprecated_in}; its removal was announced for {row.removal_planned}."
-    if row.status == "removed":
-        return f"{said} Removed in {row.removed_in}."
-    if row.status == "overdue":
-        return f"{said} {row.removal_planned} shipped without removing it."
-    return said
 
 
 def render_calendar(site: Site, base: str) -> dict[str, tuple[tuple, Callable[..., bytes]]]:
