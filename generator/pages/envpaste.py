@@ -21,6 +21,7 @@ import re
 from ..model import urls
 from ..model.computed import Site
 from ..model.content import version_key
+from ..model.stops import SupportStop
 
 _SP = r"[ \t]"
 _NS = r"[^ \t\r\n]"
@@ -175,7 +176,7 @@ def view(site: Site) -> dict:
             "also": list(s.also_in),
             "deprecated": s.deprecated_in or "",
             "planned": s.removal_planned or "",
-            "evidence": [list(e) for e in s.evidence],
+            "evidence": _links(s),
         }
     gpu = site.content.gpu
     return {
@@ -190,6 +191,16 @@ def view(site: Site) -> dict:
         "mps": [list(m) for m in gpu.mps] if gpu else [],
         "patches": _patches(site),
     }
+
+
+def _links(stop: SupportStop) -> list[list[str]]:
+    """What a stop's answer links (its evidence, generator.enrich.supports), each URL once: every
+    stated field's but `releases` (a row per release: the first and last rows stand for them)."""
+    out: dict[str, str] = {}
+    for field, cited in stop.evidence:
+        for c in cited if field != "releases" else ():
+            out.setdefault(c.url, c.label)
+    return [[label, url] for url, label in out.items()]
 
 
 def _builds(gpu) -> dict:
