@@ -163,6 +163,7 @@ def view(site: Site) -> dict:
                     "python": [c.python_min, c.python_max],
                     "cuda": [cu.version for cu in c.cuda_stable + c.cuda_experimental],
                     "rocm": c.rocm,
+                    "url": urls.at(urls.release(r.version), urls.COMPATIBILITY_ANCHOR),
                 }
             )
     stops: dict = {"python": {}, "cuda": {}, "rocm": {}}
@@ -285,7 +286,13 @@ def _support(topic: str, value: str, data: dict, row: dict) -> dict:
     else:
         text = f"ROCm {value}: {target} is built for ROCm {row['rocm']}."
     name = {"python": "Python", "cuda": "CUDA", "rocm": "ROCm"}[topic]
-    return _answer(topic, ok, text + _said(stop, f"{name} {value}", target), stop["evidence"] if stop else [])
+    # The target's row (what it builds) leads; then what the stop rests on, each URL once.
+    cited = [e for e in stop["evidence"] if e[1] != row["url"]] if stop else []
+    return _answer(topic, ok, text + _said(stop, f"{name} {value}", target), [_row_cited(row), *cited])
+
+
+def _row_cited(row: dict) -> list[str]:
+    return [f"{row['version']} compatibility row", row["url"]]
 
 
 def answers(env: dict, data: dict, target: str) -> list[dict]:
@@ -321,7 +328,7 @@ def _gpu_answers(env: dict, data: dict, row: dict) -> list[dict]:
             text, ok, evidence = (
                 f"{arch} GPUs: no source at hand lists which architectures {target}'s CUDA builds cover.",
                 False,
-                [],
+                [_row_cited(row)],  # what its CUDA builds are, where no source says what they cover
             )
         else:
             cover = [c for c, archs in table if arch in archs]
