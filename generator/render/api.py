@@ -270,9 +270,9 @@ def absolute(url: str, base: str) -> str:
 
 
 def evidence(ending, fields: dict[str, str], base: str) -> dict[str, list[str]]:
-    """Each stated field of an ending (`fields`: model name -> published name) -> the URLs it was
-    read from (generator.enrich.facts): records' #c- anchors and their PRs, entries and their
-    sources, compatibility rows and the matrix."""
+    """Each stated field of an ending or a support's stop (`fields`: model name -> published name)
+    -> the URLs it was read from (generator.enrich.facts, generator.enrich.supports): records' #c-
+    anchors and their PRs, entries and their sources, compatibility rows and the matrix."""
     return {fields[name]: [absolute(c.url, base) for c in cited] for name, cited in ending.evidence if name in fields}
 
 
