@@ -192,3 +192,73 @@ def test_every_feature_ending_carries_its_evidence_and_its_page_links_it(real_bu
             else:
                 assert f'href="{url}"' in page, (data["id"], url)
     assert ended >= 20
+
+
+SUPPORT_STATED = (
+    "feature",
+    "releases",
+    "last",
+    "removed_in",
+    "matrix_last",
+    "also_in",
+    "deprecated_in",
+    "removal_planned",
+)
+"""The fields of a supports.json record that state something: each one with a value has evidence."""
+
+
+def _opens(real_build: RealBuild, url: str) -> bool:
+    """An evidence URL of ours opens a built page holding its anchor."""
+    target, _, anchor = url.partition("#")
+    path = to_file(real_build.site, target, real_build.url)
+    return path.exists() and (not anchor or f'id="{anchor}"' in path.read_text(encoding="utf-8"))
+
+
+def test_supports_json_validates_and_every_stated_field_links_what_it_rests_on(real_build: RealBuild):
+    """/api/v1/supports.json: against the schema; each stated field of a support or an architecture
+    has the URLs it was read from, and each of ours opens a built page at its anchor."""
+    data = json.loads((real_build.site / "api/v1/supports.json").read_text(encoding="utf-8"))
+    validator("supports_index").validate(data)
+    assert validator("supports_index").is_valid(data) and not validator("features_index").is_valid(data)
+    records = [(r, [f for f in SUPPORT_STATED if r[f]]) for r in data["supports"]]
+    records += [(a, [f for f in ("left_builds", "builds") if a[f]]) for a in data["architectures"]]
+    assert len(data["supports"]) >= 30 and {a["architecture"] for a in data["architectures"]} >= {"Volta", "Blackwell"}
+    ours = set()
+    for record, stated in records:
+        assert sorted(record["evidence"]) == sorted(stated), record
+        ours.update(u for cited in record["evidence"].values() for u in cited if u.startswith(real_build.url))
+    assert not [u for u in sorted(ours) if not _opens(real_build, u)]
+    assert len(ours) >= 20
+    (cuda,) = [r for r in data["supports"] if (r["kind"], r["version"]) == ("cuda", "12.8")]
+    assert (cuda["last"], cuda["removed_in"], cuda["removed_by"], cuda["matrix_last"]) == (
+        "2.12",
+        "2.13",
+        "entry",
+        "2.11",
+    )
+    assert real_build.url + "releases/2.11/#compatibility" in cuda["evidence"]["matrix_last"]
+    assert real_build.url + "releases/2.13/#cuda-12.8-wheel" in cuda["evidence"]["removed_in"]
+
+
+def test_the_supports_schema_refuses_what_it_should():
+    """Not vacuous: a renamed field, a bad release, an unknown rule and empty evidence fail."""
+    from generator.model import urls
+    from generator.render import api
+    from generator.render.render import drawn
+    from tests.conftest import real_model
+
+    parts = api.render_api(real_model(), "https://atlas.example/")
+    data = json.loads(drawn({urls.api_supports(): parts[urls.api_supports()]})[urls.api_supports()])
+    check = validator("supports_index")
+    assert check.is_valid(data)
+    one = data["supports"][0]
+    arch = data["architectures"][0]
+    for broken in (
+        {**one, "Last": one["last"]},
+        {**one, "releases": ["2.x"]},
+        {**one, "removed_by": "guess"},
+        {**one, "evidence": {"last": []}},
+        {**one, "evidence": {"stop": ["https://atlas.example/"]}},
+    ):
+        assert not check.is_valid({**data, "supports": [broken]}), broken
+    assert not check.is_valid({**data, "architectures": [{**arch, "builds": [{"cuda": "12.6"}]}]})

@@ -62,6 +62,16 @@ def test_collect_env_cuda_on_linux(page, served, watch):
         served + "features/cuda-12.1-wheel/" in hrefs
         and "https://github.com/pytorch/pytorch/releases/tag/v2.6.0" in hrefs
     )
+    # every answer (Python, CUDA, GPU, driver, patch) links its evidence; ours open at their anchor
+    items = page.locator("#atlas-env-result li")
+    assert items.count() >= 4
+    for li in items.all():
+        links = [a.get_attribute("href") for a in li.locator(".atlas-env-evidence a").all()]
+        assert links, li.inner_text()
+        for href in (h for h in links if h.startswith(served)):
+            target, _, anchor = href.partition("#")
+            response = page.request.get(target)
+            assert response.ok and (not anchor or f'id="{anchor}"' in response.text()), href
     assert watch.foreign_requests() == []
     assert watch.console_errors == [] and watch.page_errors == []
 

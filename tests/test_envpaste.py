@@ -3,6 +3,8 @@ checks (content/gpu_archs.yaml). tests/test_js_parity.py holds the browser's cop
 
 from __future__ import annotations
 
+import json
+import re
 import shutil
 
 import pytest
@@ -202,3 +204,101 @@ def test_gpu_archs_refuses_an_unknown_architecture_and_release(tmp_path):
     assert "unknown architecture 'Voltaa' (did you mean 'Volta'?)" in proc.stderr
     assert "gpu_archs.yaml:5:17: builds[0].releases[0]: no release 2.9" in proc.stderr
     assert "builds[0].x86_64.13.0[1]: unknown architecture 'Blackwel'" in proc.stderr
+
+
+BASE = "https://atlas.example/"
+
+
+def _supports_json(site) -> dict:
+    """/api/v1/supports.json as the build draws it."""
+    from generator.model import urls
+    from generator.render import api
+    from generator.render.render import drawn
+
+    part = api.render_api(site, BASE)[urls.api_supports()]
+    return json.loads(drawn({"f": part})["f"])
+
+
+def _paste(kind: str, value: str, torch: str = "2.0.0") -> str:
+    """A paste naming one Python, CUDA or ROCm version (and a torch of `torch`)."""
+    if kind == "cuda":
+        return f"torch=={torch}+cu" + value.replace(".", "")
+    if kind == "rocm":
+        return f"torch=={torch}+rocm" + value
+    free = " experimental free-threading build" if value.endswith("t") else ""
+    return f"Python version: {value.rstrip('t')}{free}\ntorch=={torch}"
+
+
+def test_supports_json_is_enrich_s_stops_formatted():
+    """One home: every record of /api/v1/supports.json is a stop enrich.supports computed (and every
+    architecture record is enrich's left_builds), field by field, evidence URL by evidence URL."""
+    site = real_model()
+    data = _supports_json(site)
+    assert [(r["kind"], r["version"]) for r in data["supports"]] == [(s.kind, s.value) for s in site.supports]
+    names = {"listed_last": "matrix_last"}
+    for record, stop in zip(data["supports"], site.supports, strict=True):
+        said = (record["releases"], record["last"], record["removed_in"], record["matrix_last"], record["also_in"])
+        assert said == (list(stop.ships), stop.last, stop.removed_in, stop.listed_last, list(stop.also_in))
+        assert (record["removed_by"] or "", record["feature"] or "") == (stop.removed_by, stop.feature)
+        assert (record["deprecated_in"], record["removal_planned"]) == (stop.deprecated_in, stop.removal_planned)
+        cited = {names.get(f, f): [c.url if c.external else BASE + c.url for c in cs] for f, cs in stop.evidence}
+        assert record["evidence"] == cited, record
+    assert {a["architecture"] for a in data["architectures"]} == set(site.content.gpu.names)
+    gpu = site.content.gpu
+    for arch in data["architectures"]:
+        name, left = arch["architecture"], site.left_builds.get(arch["architecture"])
+        assert arch["left_builds"] == (left and {k: left[k] for k in ("release", "cuda", "first")})
+        assert arch["evidence"].get("left_builds") == ([url for _, url in left["evidence"]] if left else None)
+        builds = [(b["releases"], b["platform"], b["cuda"], b["covers"]) for b in arch["builds"]]
+        assert builds == [(list(r), p, c, name in archs) for r, p, c, archs, _ in gpu.builds]
+
+
+def test_the_box_states_the_api_s_last_release():
+    """For a pasted Python, CUDA or ROCm version, the last release the box states is the one
+    /api/v1/supports.json gives, whatever torch the paste names; where the API gives none, the box
+    states none."""
+    site = real_model()
+    data, view = _supports_json(site), envpaste.view(site)
+    latest = view["releases"][-1]["version"]
+    checked = 0
+    for record in data["supports"]:
+        kind, value = record["kind"], record["version"]
+        for torch in ("2.0.0", "2.9.1", "2.14.0"):
+            (said,) = [
+                a
+                for a in envpaste.answers(envpaste.read(_paste(kind, value, torch)), view, latest)
+                if a["topic"] == kind
+            ]
+            stated = re.findall(r"The last release for [A-Za-z]+ [0-9.t]+ is ([0-9.]+);", said["text"])
+            if record["removed_in"] and record["last"]:
+                assert stated == [record["last"]], (record, said["text"])
+                checked += 1
+            else:
+                assert stated == [], (record, said["text"])
+    assert checked >= 3 * 15
+
+
+def test_every_answer_the_box_gives_links_what_it_rests_on():
+    """Each environment answer (Python, CUDA, ROCm, GPU, driver, macOS, patch) links its evidence, and
+    each link of ours names a page of the site."""
+    site = real_model()
+    data = envpaste.view(site)
+    pages = {p.url for p in site.pages}
+    pastes = [p.read_text(encoding="utf-8") for p in sorted(ENVS.glob("*.txt"))]
+    pastes += [_paste(k, v) for k, values in data["stops"].items() for v in values]
+    pastes += [
+        "Python version: 3.6.9\nGPU models and configuration: NVIDIA B200\ntorch==2.4.0+cu117",  # known to no row
+        "OS: Ubuntu 24.04 LTS (aarch64)\nNvidia driver version: 535.1\nGPU models and configuration: NVIDIA H100\n"
+        "torch==2.14.0+cu126",
+        "OS: macOS 13.6.1 (arm64)\ntorch==2.8.0",
+        "torch==2.5.1+rocm9.9",
+    ]
+    topics: set[str] = set()
+    for paste in pastes:
+        for target in [r["version"] for r in data["releases"]][-5:]:
+            for answer in envpaste.answers(envpaste.read(paste), data, target):
+                topics.add(answer["topic"])
+                assert answer["evidence"], (paste, target, answer["text"])
+                for label, url in answer["evidence"]:
+                    assert label and (url.startswith("https://") or url.split("#")[0] in pages), (answer, url)
+    assert topics == {"python", "cuda", "rocm", "gpu", "driver", "macos", "patch"}

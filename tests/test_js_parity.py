@@ -216,7 +216,15 @@ def cases() -> dict:
     envs = [p.read_text(encoding="utf-8") for p in ENVS]
     env_data = envpaste.view(real_model())
     # A release that builds CUDA 13 only (as 2.15 is planned to): no wheel for pre-Turing GPUs.
-    env_data["releases"].append({"version": "9.8", "python": ["3.11", "3.15", []], "cuda": ["13.0"], "rocm": "9.0"})
+    env_data["releases"].append(
+        {
+            "version": "9.8",
+            "python": ["3.11", "3.15", []],
+            "cuda": ["13.0"],
+            "rocm": "9.0",
+            "url": "releases/9.8/#compatibility",
+        }
+    )
     # A support deprecated while it still ships (none is on the real content yet).
     env_data["stops"]["cuda"]["13.2"] |= {"deprecated": "2.14", "planned": "2.16"}
     targets = [r["version"] for r in env_data["releases"]][-7:] + ["9.9"]

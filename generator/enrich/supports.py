@@ -18,9 +18,9 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ..model import urls
-from ..model.computed import Feature
+from ..model.computed import Cited, Feature
 from ..model.content import COMPAT_FIELDS, CatalogueFeature, Compatibility, version_key
-from ..model.stops import SupportStop
+from ..model.stops import STOP_FIELDS, SupportStop
 
 KINDS = ("python", "cuda", "rocm")
 """The compatibility fields a pasted environment names, each a kind of support."""
@@ -60,15 +60,12 @@ def _stop(
     after = versions[versions.index(listed_last) + 1 :] if listed_last else ()
     matrix_stop = after[0] if after else None
     ending = feature.ending if feature is not None else None
-    evidence = [(f"{COMPAT_FIELDS[kind]} {value}: {r} compatibility row", _row(r)) for r in rows[-1:]]
+    name = f"{COMPAT_FIELDS[kind]} {value}"
+    cited = _feature_cited(feature)
     if ending is not None and ending.removed_in:
         stop, by = ending.removed_in, ending.removed_by
         ships = tuple(v for v in versions if version_key(v) < version_key(stop) and (v in rows or by == "entry"))
         ships = tuple(v for v in ships if not rows or version_key(v) >= version_key(rows[0]))
-        removing = next((e for e in feature.entries if e.release == stop), None)
-        if removing is not None:
-            evidence.insert(0, (f"{feature.title}: removed in {stop} ({removing.title})", removing.source))
-        evidence.insert(0, (feature.title, urls.feature(feature.id)))
     elif kind == "python" and value.endswith("t"):
         # The matrix names a free-threaded build only beside its range ("3.14t experimental"), and
         # not every one that ships (the notes: 3.13t until 2.12, the matrix: until 2.8), so its
@@ -77,7 +74,17 @@ def _stop(
     else:
         stop, by, ships = matrix_stop, "compatibility" if matrix_stop else "", rows
         if matrix_stop:
-            evidence.append((f"{matrix_stop} compatibility row", _row(matrix_stop)))
+            cited["removed_in"] = (
+                Cited(f"{name}: {listed_last} compatibility row, the last that lists it", _row(listed_last)),
+                Cited(f"{matrix_stop} compatibility row, the first without it", _row(matrix_stop)),
+            )
+    listed = tuple(Cited(f"{name}: {v} compatibility row", _row(v)) for v in ships if v in rows)
+    beyond = cited.get("removed_in", ()) if len(listed) < len(ships) else ()  # the notes: shipped past the matrix
+    if ships:
+        cited["last"] = listed[-1:] if ships[-1] in rows else beyond
+        cited["releases"] = listed + beyond
+    if listed_last:
+        cited["listed_last"] = (Cited(f"{name}: {listed_last} compatibility row", _row(listed_last)),)
     return SupportStop(
         kind=kind,
         value=value,
@@ -89,21 +96,40 @@ def _stop(
         deprecated_in=ending.deprecated_in if ending else None,
         removal_planned=ending.removal_planned if ending else None,
         feature=feature.id if feature is not None else "",
-        evidence=tuple(evidence),
+        evidence=tuple((f, cited[f]) for f in STOP_FIELDS if cited.get(f)),
     )
+
+
+_SAID = {"deprecated_in": "deprecated in", "removal_planned": "removal announced for", "removed_in": "removed in"}
+
+
+def _feature_cited(feature: Feature | None) -> dict[str, tuple[Cited, ...]]:
+    """The feature a support is, and what its ending's fields were read from (generator.enrich.facts)."""
+    if feature is None:
+        return {}
+    out = {"feature": (Cited(feature.title, urls.feature(feature.id)),)}
+    ending = feature.ending
+    for field, cited in ending.evidence if ending is not None else ():
+        if field in _SAID:
+            said = f"{feature.title}: {_SAID[field]} {getattr(ending, field)}"
+            out[field] = tuple(Cited(f"{said} ({c.label})", c.url) for c in cited)
+    return out
 
 
 def _also(stop: SupportStop, rows: Rows) -> SupportStop:
     """The stop with what another source says: a release whose compatibility alternative lists the
     value where the matrix does not (the 2.14 release post's ROCm 7.2) is evidence shown beside it."""
     also = tuple(
-        (f"{version}: {a.context}", a.source)
+        (version, Cited(f"{version}: {a.context}", a.source))
         for version, compatibility in rows
         if compatibility is not None and version not in stop.ships
         for a in compatibility.alternatives
         if a.field == stop.kind and stop.value in (v.strip() for v in a.value.split(","))
     )
-    return replace(stop, evidence=stop.evidence + also, also_in=tuple(t.split(":", 1)[0] for t, _ in also))
+    if not also:
+        return stop
+    evidence = (*stop.evidence, ("also_in", tuple(c for _, c in also)))
+    return replace(stop, evidence=evidence, also_in=tuple(v for v, _ in also))
 
 
 def _row(version: str) -> str:

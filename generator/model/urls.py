@@ -166,6 +166,11 @@ def api_schema() -> str:
     return f"{API}schema.json"
 
 
+def api_supports() -> str:
+    """Where each Python, CUDA and ROCm version and GPU architecture stops, with its evidence."""
+    return f"{API}supports.json"
+
+
 def api_symbols() -> str:
     """Every listed torch.* name with the changes naming it and its ending (generator/render/symbol_data.py)."""
     return f"{API}symbols.json"

@@ -21,6 +21,7 @@ import re
 from ..model import urls
 from ..model.computed import Site
 from ..model.content import version_key
+from ..model.stops import SupportStop
 
 _SP = r"[ \t]"
 _NS = r"[^ \t\r\n]"
@@ -162,6 +163,7 @@ def view(site: Site) -> dict:
                     "python": [c.python_min, c.python_max],
                     "cuda": [cu.version for cu in c.cuda_stable + c.cuda_experimental],
                     "rocm": c.rocm,
+                    "url": urls.at(urls.release(r.version), urls.COMPATIBILITY_ANCHOR),
                 }
             )
     stops: dict = {"python": {}, "cuda": {}, "rocm": {}}
@@ -175,7 +177,7 @@ def view(site: Site) -> dict:
             "also": list(s.also_in),
             "deprecated": s.deprecated_in or "",
             "planned": s.removal_planned or "",
-            "evidence": [list(e) for e in s.evidence],
+            "evidence": _links(s),
         }
     gpu = site.content.gpu
     return {
@@ -190,6 +192,16 @@ def view(site: Site) -> dict:
         "mps": [list(m) for m in gpu.mps] if gpu else [],
         "patches": _patches(site),
     }
+
+
+def _links(stop: SupportStop) -> list[list[str]]:
+    """What a stop's answer links (its evidence, generator.enrich.supports), each URL once: every
+    stated field's but `releases` (a row per release: the first and last rows stand for them)."""
+    out: dict[str, str] = {}
+    for field, cited in stop.evidence:
+        for c in cited if field != "releases" else ():
+            out.setdefault(c.url, c.label)
+    return [[label, url] for url, label in out.items()]
 
 
 def _builds(gpu) -> dict:
@@ -274,7 +286,13 @@ def _support(topic: str, value: str, data: dict, row: dict) -> dict:
     else:
         text = f"ROCm {value}: {target} is built for ROCm {row['rocm']}."
     name = {"python": "Python", "cuda": "CUDA", "rocm": "ROCm"}[topic]
-    return _answer(topic, ok, text + _said(stop, f"{name} {value}", target), stop["evidence"] if stop else [])
+    # The target's row (what it builds) leads; then what the stop rests on, each URL once.
+    cited = [e for e in stop["evidence"] if e[1] != row["url"]] if stop else []
+    return _answer(topic, ok, text + _said(stop, f"{name} {value}", target), [_row_cited(row), *cited])
+
+
+def _row_cited(row: dict) -> list[str]:
+    return [f"{row['version']} compatibility row", row["url"]]
 
 
 def answers(env: dict, data: dict, target: str) -> list[dict]:
@@ -310,7 +328,7 @@ def _gpu_answers(env: dict, data: dict, row: dict) -> list[dict]:
             text, ok, evidence = (
                 f"{arch} GPUs: no source at hand lists which architectures {target}'s CUDA builds cover.",
                 False,
-                [],
+                [_row_cited(row)],  # what its CUDA builds are, where no source says what they cover
             )
         else:
             cover = [c for c, archs in table if arch in archs]

@@ -70,8 +70,9 @@ def published(site: Site) -> set[str]:
 def published_files(site: Site) -> set[str]:
     """Files wikis and docs embed or fetch, promised like pages: each feature's badges (overall and
     per backend) and its JSON, under its id and under each former id (generator.render.badges,
-    generator.render.api), and the Sphinx inventory (generator.render.inventory)."""
-    out = {urls.INVENTORY}  # other docs' intersphinx and autorefs configurations fetch it
+    generator.render.api), the supports' stops a tool reads (api/v1/supports.json), and the Sphinx
+    inventory (generator.render.inventory)."""
+    out = {urls.INVENTORY, urls.api_supports()}  # other docs' intersphinx configurations fetch the inventory
     for f in site.features:
         for fid in (f.id, *f.aliases):
             out.add(urls.badge(fid))

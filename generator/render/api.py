@@ -1,4 +1,4 @@
-"""The JSON API under /api/v1/: releases, features with lifecycles, and backends.
+"""The JSON API under /api/v1/: releases, features with lifecycles, backends, and supports' stops.
 
 Field names are stable (they are documented in schemas/api.schema.json and on the site's API
 page); add fields, never rename them. URLs are absolute, built on the configured site_url.
@@ -11,7 +11,8 @@ import json
 from ..load.schema import SCHEMA_DIR
 from ..model import urls
 from ..model.computed import ChangeView, Feature, Site, Standing
-from ..model.content import Entry, Release
+from ..model.content import Entry, GpuArchitectures, Release
+from ..model.stops import SupportStop
 from ..pages.describe import feature_standing
 
 
@@ -79,6 +80,10 @@ def render_api(site: Site, base: str) -> dict[str, tuple]:
             ),
         ),
         urls.api_features(): ((site.features, site.families), lambda f, fam: _features(f, fam, base)),
+        urls.api_supports(): (
+            (site.supports, site.left_builds, site.content.gpu),
+            lambda stops, left, gpu: _supports(stops, left, gpu, base),
+        ),
     }
     for release in site.releases:
         # A release's record prints its inputs nearly whole (summary, entries, every change): drawn
@@ -265,9 +270,9 @@ def absolute(url: str, base: str) -> str:
 
 
 def evidence(ending, fields: dict[str, str], base: str) -> dict[str, list[str]]:
-    """Each stated field of an ending (`fields`: model name -> published name) -> the URLs it was
-    read from (generator.enrich.facts): records' #c- anchors and their PRs, entries and their
-    sources, compatibility rows and the matrix."""
+    """Each stated field of an ending or a support's stop (`fields`: model name -> published name)
+    -> the URLs it was read from (generator.enrich.facts, generator.enrich.supports): records' #c-
+    anchors and their PRs, entries and their sources, compatibility rows and the matrix."""
     return {fields[name]: [absolute(c.url, base) for c in cited] for name, cited in ending.evidence if name in fields}
 
 
@@ -324,6 +329,67 @@ def _feature(f: Feature, standings: tuple, base: str) -> bytes:
         | _ending(f, base)
     )
     return _dump(data)
+
+
+SUPPORT_FIELDS = {
+    "feature": "feature",
+    "releases": "releases",
+    "last": "last",
+    "removed_in": "removed_in",
+    "listed_last": "matrix_last",
+    "also_in": "also_in",
+    "deprecated_in": "deprecated_in",
+    "removal_planned": "removal_planned",
+}
+"""A support stop's stated fields (model name, generator.model.stops -> the name the API gives it)."""
+
+
+def _supports(stops: tuple[SupportStop, ...], left: dict, gpu: GpuArchitectures | None, base: str) -> bytes:
+    """/api/v1/supports.json: each support's stop and each GPU architecture's builds as enrich
+    computed them (generator.enrich.supports), with what each stated field was read from."""
+    supports = [
+        {
+            "kind": s.kind,
+            "version": s.value,
+            "releases": list(s.ships),
+            "last": s.last,
+            "removed_in": s.removed_in,
+            "removed_by": s.removed_by or None,
+            "matrix_last": s.listed_last,
+            "also_in": list(s.also_in),
+            "deprecated_in": s.deprecated_in,
+            "removal_planned": s.removal_planned,
+            "feature": s.feature or None,
+            "feature_url": base + urls.feature(s.feature) if s.feature else None,
+            "evidence": evidence(s, SUPPORT_FIELDS, base),
+        }
+        for s in stops
+    ]
+    return _dump(
+        {"supports": supports, "architectures": [_architecture(a, left, gpu, base) for a in gpu.names] if gpu else []}
+    )
+
+
+def _architecture(arch: str, left: dict, gpu: GpuArchitectures, base: str) -> dict:
+    """A GPU architecture: which CUDA builds cover it (content/gpu_archs.yaml, as RELEASE.md lists
+    them) and the newest release whose notes say it left builds (enrich.supports.left_builds)."""
+    said = left.get(arch)
+    builds = [
+        {"releases": list(releases), "platform": platform, "cuda": cuda, "covers": arch in archs}
+        for releases, platform, cuda, archs, _ in gpu.builds
+    ]
+    cited = {
+        "left_builds": [absolute(url, base) for _, url in said["evidence"]] if said else [],
+        "builds": list(dict.fromkeys(source for *_, source in gpu.builds)),
+    }
+    return {
+        "architecture": arch,
+        "left_builds": {"release": said["release"], "cuda": list(said["cuda"]), "first": said["first"]}
+        if said
+        else None,
+        "builds": builds,
+        "evidence": {field: urls_ for field, urls_ in cited.items() if urls_},
+    }
 
 
 def _backend(view, base: str) -> bytes:

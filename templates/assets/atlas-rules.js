@@ -427,8 +427,11 @@
     if (topic === "python") text = "Python " + value + ": " + (ok ? "supported" : unsaid ? "not listed" : "not supported") + " by " + target + " (" + row.python[0] + " to " + row.python[1] + ").";
     else if (topic === "cuda") text = "CUDA " + value + ": " + target + (ok ? " builds a wheel for it" : " builds no wheel for it") + " (" + row.cuda.join(", ") + ").";
     else text = "ROCm " + value + ": " + target + " is built for ROCm " + row.rocm + ".";
-    return answer(topic, ok, text + said(stop, SUPPORT_NAMES[topic] + " " + value, target), stop ? stop.evidence : []);
+    // The target's row (what it builds) leads; then what the stop rests on, each URL once.
+    const cited = stop ? stop.evidence.filter(function (e) { return e[1] !== row.url; }) : [];
+    return answer(topic, ok, text + said(stop, SUPPORT_NAMES[topic] + " " + value, target), [rowCited(row)].concat(cited));
   }
+  function rowCited(row) { return [row.version + " compatibility row", row.url]; }
   function archOf(model, data) {
     const hit = data.models.find(function (m) { return new RegExp(m[0]).test(model); });
     return hit ? hit[1] : "";
@@ -442,7 +445,7 @@
     for (const arch of archs) {
       let text, ok, evidence;
       if (!table.length) {
-        text = arch + " GPUs: no source at hand lists which architectures " + target + "'s CUDA builds cover."; ok = false; evidence = [];
+        text = arch + " GPUs: no source at hand lists which architectures " + target + "'s CUDA builds cover."; ok = false; evidence = [rowCited(row)];
       } else {
         const cover = table.filter(function (b) { return b[1].includes(arch); }).map(function (b) { return b[0]; });
         const miss = table.filter(function (b) { return !b[1].includes(arch); }).map(function (b) { return b[0]; });
