@@ -68,6 +68,10 @@ def measure(site: Path, page_path: str, quality: bool) -> dict:
         out["search_bytes"] = sum(n for _, n in sizes[visit:])
         out["search_requests"] = [url.removeprefix(base) for url, _ in sizes[visit:]]
         out["first_visit_and_search_bytes"] = out["visit_bytes"] + out["search_bytes"]
+        # What the bytes are, largest first (repeats summed): what to cut next. Material's instant
+        # navigation fetches sitemap.xml once the page has loaded, so it falls after the visit's
+        # network idle and is counted with the search.
+        out["largest_responses"] = _largest([(url.removeprefix(base), n) for url, n in sizes])
         # Counted: the visit and the first search. A request still finishing when the browser
         # closes would ask its sizes of a closed page.
         page.remove_listener("requestfinished", finished)
@@ -86,6 +90,15 @@ def measure(site: Path, page_path: str, quality: bool) -> dict:
             )
         browser.close()
     return out
+
+
+def _largest(sizes: list[tuple[str, int]], count: int = 12) -> dict[str, int]:
+    """The `count` largest responses by path (a query string dropped, repeats summed), largest first."""
+    total: dict[str, int] = {}
+    for url, n in sizes:
+        path = url.partition("?")[0]
+        total[path] = total.get(path, 0) + max(n, 0)
+    return dict(sorted(total.items(), key=lambda item: (-item[1], item[0]))[:count])
 
 
 def main(argv: list[str] | None = None) -> int:

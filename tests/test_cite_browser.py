@@ -16,6 +16,9 @@ pytestmark = pytest.mark.browser
 
 OPEN = "e => { for (let d = e.closest('details'); d; d = d.parentElement.closest('details')) d.open = true; }"
 """Unfold the sections and areas around a change."""
+OWN_LINK = ".atlas-prs > a:last-child"
+"""Within a change: its ¶, the last link of its PR line, to its own anchor (cite.js PILCROW)."""
+PILCROW = "li.atlas-change[id] > " + OWN_LINK
 
 
 @pytest.fixture
@@ -103,7 +106,9 @@ def test_a_change_menu_opens_from_its_pilcrow_and_copies_each_kind(clip_page, se
     change = changes.nth(3)
     anchor = change.get_attribute("id")
     change.evaluate(OPEN)  # its section and area are folded
-    pilcrow = change.locator("a.atlas-copy")
+    pilcrow = change.locator(OWN_LINK)
+    # Its tooltip comes from cite.js, once for the page (the markup carries none per change).
+    page.wait_for_function("s => document.querySelector(s).title === 'Link to this change'", arg=PILCROW)
     pilcrow.focus()
     page.keyboard.press("Enter")
     menu = page.locator("#atlas-cite-menu")
@@ -122,7 +127,7 @@ def test_a_change_menu_opens_from_its_pilcrow_and_copies_each_kind(clip_page, se
     copies_each_kind(page, served, version, change)
     page.keyboard.press("Escape")
     assert menu.is_hidden()
-    assert page.evaluate("document.activeElement.classList.contains('atlas-copy')")
+    assert page.evaluate(f"document.activeElement.matches({PILCROW!r})")
     # A record with characters each format must escape ([ ] < > & |): the browser escapes as Python does.
     special = page.evaluate(
         "Array.from(document.querySelectorAll('li.atlas-change'))"
@@ -131,11 +136,11 @@ def test_a_change_menu_opens_from_its_pilcrow_and_copies_each_kind(clip_page, se
     assert special >= 0
     tricky = changes.nth(special)
     tricky.evaluate(OPEN)
-    tricky.locator("a.atlas-copy").click()
+    tricky.locator(OWN_LINK).click()
     copies_each_kind(page, served, version, tricky)
     other = changes.nth(10)
     other.evaluate(OPEN)
-    other.locator("a.atlas-copy").click()
+    other.locator(OWN_LINK).click()
     assert other.locator("#atlas-cite-menu").count() == 1 and page.locator("#atlas-cite-menu").count() == 1
     text = other.locator('pre[data-cite="url"]').text_content()
     assert text == served + urls.at(urls.release(version), other.get_attribute("id"))
@@ -185,7 +190,7 @@ def test_the_open_block_and_menu_fit_the_screen_and_pass_axe(browser, served, wi
         page.goto(served + "releases/2.12/", wait_until="networkidle")
         change = page.locator("li.atlas-change").nth(3)
         change.evaluate(OPEN)
-        change.locator("a.atlas-copy").click()
+        change.locator(OWN_LINK).click()
         menu = page.locator("#atlas-cite-menu")
         menu.scroll_into_view_if_needed()
         change.screenshot(path=str(SHOTS / f"cite-change-{width}-{scheme}.png"))

@@ -1,7 +1,7 @@
 /* PyTorch Release Atlas, in the browser: what every page shares, and the page behaviours.
 
-   The other scripts (atlas-search.js, atlas-changes.js, atlas-compare.js, atlas-upgrade.js,
-   atlas-timeline.js) load after this one and register with `atlas.onPage`. Content reaches the
+   The other scripts (atlas-search.js, cite.js, and atlas-compare.js, atlas-upgrade.js and
+   atlas-timeline.js, which this one loads on their pages: ONE_PAGE) register with `atlas.onPage`. Content reaches the
    page through textContent only, never innerHTML. */
 (function () {
   "use strict";
@@ -291,5 +291,25 @@
     if (link) link.href = location.href.split("#")[0];
   }
 
-  atlas.onPage(function () { keepQuery(); initScrollwraps(); initMatrices(); initJumpMenu(); initFolds(); layOut(); });
+  /* ---- Scripts that serve one page each, loaded when that page is shown (first visit or instant
+     navigation), not by every page's first visit: the element each one drives, and its file
+     beside this one. Each registers with atlas.onPage, and Material's document$ hands a late
+     subscriber the page already shown. ---- */
+  const ONE_PAGE = [
+    ["#atlas-upgrade", "atlas-upgrade.js"],
+    ["#atlas-compare", "atlas-compare.js"],
+    ["form[data-atlas-filter]", "atlas-timeline.js"],
+  ];
+  const HERE = document.currentScript ? document.currentScript.src : location.href;
+  const loaded = new Set();
+
+  function loadScripts() {
+    for (const [selector, file] of ONE_PAGE) {
+      if (loaded.has(file) || !document.querySelector(selector)) continue;
+      loaded.add(file);
+      document.body.append(atlas.el("script", { src: new URL(file, HERE).href }));
+    }
+  }
+
+  atlas.onPage(function () { keepQuery(); initScrollwraps(); initMatrices(); initJumpMenu(); initFolds(); layOut(); loadScripts(); });
 })();

@@ -8,6 +8,9 @@
   "use strict";
 
   const LIMIT = 100;  // characters of a change's record line kept in its link text
+  // A change's ¶: the last link of its PR line, to its own anchor (a change with an anchor: one
+  // of a release page's). Not found by its href, which Material makes absolute on every page.
+  const PILCROW = "li.atlas-change[id] > .atlas-prs > a:last-child";
 
   function el(tag, attrs, text) {
     const node = document.createElement(tag);
@@ -112,7 +115,7 @@
   }
 
   document.addEventListener("click", function (event) {
-    const link = event.target.closest && event.target.closest("li.atlas-change a.atlas-copy");
+    const link = event.target.closest && event.target.closest(PILCROW);
     const menu = document.getElementById("atlas-cite-menu");
     if (!link || !menu || event.button !== 0 || event.ctrlKey || event.metaKey || event.shiftKey || event.altKey) return;
     // Captured before Material's instant navigation sees it: it would reload the page for the anchor.
@@ -130,6 +133,8 @@
 
   function init() {
     document.querySelectorAll("details.atlas-cite").forEach(addButtons);
+    // Its tooltip, given here once rather than written beside each of a page's hundreds of ¶.
+    document.querySelectorAll(PILCROW).forEach(function (link) { link.title = "Link to this change"; });
   }
 
   if (window.document$ && typeof window.document$.subscribe === "function") {
