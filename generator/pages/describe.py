@@ -54,12 +54,18 @@ def feature_description(site: Site, feature: Feature) -> str:
 
 
 def _ending(feature: Feature) -> str:
-    """'; deprecated in 2.8; part removed in 2.11 …' for a feature that ends but is not removed."""
+    """'; part removed in 2.11 …' for a feature that ends but is not removed: the ending's phrases
+    but the one its standing already says ('Deprecated since 2.8' is 'deprecated in 2.8')."""
     e = feature.ending
     if e is None or e.removed_in:
         return ""
-    words = e.words
-    return "; " + words[0].lower() + words[1:]
+    s = feature.standing
+    said = [
+        p
+        for p in e.phrases
+        if not (p.key == "deprecated_in" and s.tier and s.tier.id == "deprecated" and p.release == s.since)
+    ]
+    return "".join("; " + p.words for p in said)
 
 
 def family_description(site: Site, family) -> str:
