@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from generator.enrich import changeviews
 from generator.enrich.enrich import enrich
 from generator.enrich.invariants import check
 from generator.load.load import load
@@ -125,3 +126,16 @@ def test_a_reimport_refuses_a_question_the_file_it_replaces_did_not_ask(content_
         "`subject:` (what code must use for it to apply; [] for nothing code names); the file it replaces did not "
         "ask it: answer it there first"
     ]
+
+
+def test_a_subject_of_environment_variables_keeps_the_change_on_its_backends():
+    """Python code that names no backend fails on every backend (the removed `use_cuda=`); an
+    environment variable or a flag is read by the backend's build that reads it (2.14's ROCm-only
+    TORCHINDUCTOR_ORIGAMI default), so it keeps the change on the backends its heading names."""
+    ids = ("cuda", "rocm", "mps", "cpu")
+    assert changeviews.every_backend(("torch.profiler.profile(use_cuda=)",), ids)
+    assert changeviews.every_backend(("TORCHINDUCTOR_REORDER_FOR_PEAK_MEMORY", "reorder_for_peak_memory"), ids)
+    assert not changeviews.every_backend(("TORCHINDUCTOR_ORIGAMI",), ids)
+    assert not changeviews.every_backend(("--rdzv-backend",), ids)
+    assert not changeviews.every_backend(("torch.cuda.memory_reserved",), ids)
+    assert not changeviews.every_backend((), ids)

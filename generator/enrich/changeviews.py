@@ -146,7 +146,7 @@ def views_of(
                 # Only a subject the content confirms is matched: a proposal is a question (subject_question).
                 subject=change.subject or (),
                 subject_confirmed=change.subject is not None,
-                every_backend=bool(change.subject) and not any(names_backend(i, ids) for i in change.subject),
+                every_backend=every_backend(change.subject or (), ids),
                 group=group,
                 line=line,
                 features=given + derived,
@@ -155,6 +155,12 @@ def views_of(
             )
         )
     return tuple(views)
+
+
+def every_backend(subject: tuple[str, ...], backend_ids: tuple[str, ...]) -> bool:
+    """Whether a change concerns every backend by its confirmed subject: Python code (symbols.is_code:
+    an environment variable or a flag is read where the backend's build reads it) naming no backend."""
+    return any(symbols.is_code(i) for i in subject) and not any(names_backend(i, backend_ids) for i in subject)
 
 
 def proposed_subject(change: Change, group: str) -> tuple[str, ...]:
