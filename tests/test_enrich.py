@@ -482,6 +482,7 @@ def test_home_flags_an_overdue_removal_and_a_change_with_a_removal_release(conte
         (
             '  - section: deprecations\n    area: CUDA\n    text: "`torch.old_op` is deprecated (#401)"\n'
             '    prs: [401]\n    note: Move to the new op.\n    removal: "2.11"\n    ends: [torch.old_op]\n'
+            "    subject: [torch.old_op]\n"
         ),
     )
     site = site_model(content_copy)
@@ -516,13 +517,15 @@ def _deprecate_then_remove(content: Path, deprecation_ends: str, removal_ends: s
         content,
         "2.9",
         '  - section: deprecations\n    area: CUDA\n    text: "`torch.rare_thing` is deprecated (#401)"\n'
-        f"    prs: [401]\n    kind: behaviour-change\n    note: Stop calling it.\n{deprecation_ends}",
+        f"    prs: [401]\n    kind: behaviour-change\n    note: Stop calling it.\n{deprecation_ends}"
+        "    subject: [torch.rare_thing]\n",
     )
     add_changes(
         content,
         "2.10",
         '  - section: bc-breaking\n    area: CUDA\n    text: "Remove `torch.rare_thing` (#402)"\n'
-        f"    prs: [402]\n    kind: api-removed\n    note: It is gone.\n{removal_ends}",
+        f"    prs: [402]\n    kind: api-removed\n    note: It is gone.\n{removal_ends}"
+        "    subject: [torch.rare_thing]\n",
     )
     return enrich(load(content))
 

@@ -173,7 +173,7 @@ def test_a_notes_deprecation_missing_from_the_guide_trips(content_copy):
         "  - section: improvements\n",
         '  - section: deprecations\n    area: CUDA\n    text: "`torch.old_op` is deprecated (#304)"\n'
         "    prs: [304]\n    kind: api-removed\n    note: Call the new op.\n    ends: [torch.old_op]\n"
-        "  - section: improvements\n",
+        "    subject: [torch.old_op]\n  - section: improvements\n",
     )
     site = enrich(load(content_copy))
     assert invariants.check(site, content_copy) == []

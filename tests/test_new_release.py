@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import yaml
 
 from generator.pipeline.build import site_model
@@ -51,7 +53,7 @@ def test_new_release_writes_a_skeleton_imports_the_notes_and_lists_what_is_left(
         ("bc-breaking", [301], None),
         ("bug-fixes", [302], None),
     ]
-    todo = proc.stdout.split("to do for 2.9 (5):\n", 1)[1].splitlines()
+    todo = proc.stdout.split("to do for 2.9 (6):\n", 1)[1].splitlines()
     assert todo == [
         "  releases/2.9.yaml: summary: write what the release brings, in our own words",
         "  release-notes-v2.9.0.md:7: highlight [API-Unstable] without an entry: Widget compiler learns to compile"
@@ -60,8 +62,14 @@ def test_new_release_writes_a_skeleton_imports_the_notes_and_lists_what_is_left(
         " — no catalogue feature matches: a new one?",
         "  changes/2.9.yaml: tracked regression: ### Widgets print a warning on import: write its note and workaround",
         "  changes/2.9.yaml: bc-breaking: - Remove the deprecated `torch.widget()` API (#301): write its note and kind",
+        "  changes/2.9.yaml: bc-breaking: - Remove the deprecated `torch.widget()` API (#301): is it about torch.widget,"
+        " as its record line suggests? write its answer",
     ]
-    assert [r.version for r in site_model(content_copy).releases][-1] == "2.9"  # what it wrote passes check
+    assert re.search(r"changes/2\.9\.yaml:\d+:7: unconfirmed subject: is it about torch\.widget,", proc.stderr)
+    path = content_copy / "changes" / "2.9.yaml"
+    text = path.read_text(encoding="utf-8").replace("    prs: [301]\n", "    prs: [301]\n    subject: [torch.widget]\n")
+    path.write_text(text, encoding="utf-8")
+    assert [r.version for r in site_model(content_copy).releases][-1] == "2.9"  # answered, it passes check
 
 
 def test_a_second_run_keeps_the_release_file_and_lists_only_what_is_left(content_copy, tmp_path):
@@ -69,7 +77,9 @@ def test_a_second_run_keeps_the_release_file_and_lists_only_what_is_left(content
     assert new_release(content_copy, tmp_path, *facts).returncode == 0
     path = content_copy / "changes" / "2.9.yaml"
     text = path.read_text(encoding="utf-8").replace(
-        "    prs: [301]\n", "    prs: [301]\n    note: Call the replacement.\n    kind: api-removed\n"
+        "    prs: [301]\n",
+        "    prs: [301]\n    note: Call the replacement.\n    kind: api-removed\n    ends: [torch.widget]\n"
+        "    subject: [torch.widget]\n",
     )
     path.write_text(text, encoding="utf-8")
     proc = new_release(content_copy, tmp_path)

@@ -7,7 +7,7 @@ from collections import defaultdict
 
 from ..markup.textfilters import plain, record_line
 from ..model import symbols, urls
-from ..model.computed import ChangeArea, ChangeSection, ChangeView, ReleaseChanges, UpgradeGroup
+from ..model.computed import ChangeArea, ChangeSection, ChangeView, Inference, ReleaseChanges, UpgradeGroup
 from ..model.content import (
     QUIET_KINDS,
     SECTIONS,
@@ -143,10 +143,10 @@ def views_of(
                 own,
                 change_backends(change, areas),
                 symbols=symbols.of_text(change.text, change.note, change.restore),
-                # A change that asks nothing of an upgrade applies to no line of code: nothing to propose.
-                subject=change_subject(change) if group else (change.subject or ()),
+                # Only a subject the content confirms is matched: a proposal is a question (subject_question).
+                subject=change.subject or (),
                 subject_confirmed=change.subject is not None,
-                every_backend=bool(change.subject) and not any(names_backend(i, ids) for i in change.subject),
+                every_backend=every_backend(change.subject or (), ids),
                 group=group,
                 line=line,
                 features=given + derived,
@@ -157,12 +157,50 @@ def views_of(
     return tuple(views)
 
 
-def change_subject(change: Change) -> tuple[str, ...]:
-    """What code must use for the change to apply: the content's `subject:`, else what its record
-    line proposes (symbols.propose_subject)."""
-    if change.subject is not None:
-        return change.subject
-    return symbols.propose_subject(change.text.strip().split("\n", 1)[0])
+def every_backend(subject: tuple[str, ...], backend_ids: tuple[str, ...]) -> bool:
+    """Whether a change concerns every backend by its confirmed subject: Python code (symbols.is_code:
+    an environment variable or a flag is read where the backend's build reads it) naming no backend."""
+    return any(symbols.is_code(i) for i in subject) and not any(names_backend(i, backend_ids) for i in subject)
+
+
+def proposed_subject(change: Change, group: str) -> tuple[str, ...]:
+    """What its record line proposes the change is about (symbols.propose_subject), while the
+    content has not said (no `subject:`); () for a change that asks nothing of an upgrade (no
+    `group`), which applies to no line of code."""
+    if change.subject is not None or not group:
+        return ()
+    return symbols.propose_subject(record_line(change.text))
+
+
+SUBJECT_ANSWER = "answer with `subject:` (what code must use for it to apply; [] for nothing code names)"
+
+
+def subject_question(change: Change, group: str) -> str | None:
+    """What check asks of a change that goes into an upgrade step and whose subject the content has
+    not confirmed, though its record line proposes one (None when there is nothing to ask): until
+    answered, scan and the paste box match it against nothing."""
+    proposal = proposed_subject(change, group)
+    if not proposal:
+        return None
+    return f"is it about {', '.join(proposal)}, as its record line suggests? {SUBJECT_ANSWER}"
+
+
+def subject_questions(versions: tuple[str, ...], views: tuple) -> tuple[Inference, ...]:
+    """Each grouped change's unconfirmed subject (subject_question), as `check` lists it."""
+    return tuple(
+        Inference(version, v.change, question, about="subject")
+        for version, vs in zip(versions, views, strict=True)
+        for v in vs
+        if (question := subject_question(v.change, v.group))
+    )
+
+
+def record_questions(release: str, changes: tuple[Change, ...]) -> tuple[Inference, ...]:
+    """The questions `check` asks of a change list that its records answer alone: each grouped
+    change's unconfirmed subject, and each name a deprecation or removal record seems to end (the
+    inferences that need no feature, ledger or other release). import-notes holds a re-import to them."""
+    views = (views_of(changes, (), (), ()),)
+    return facts.inferences((), (), (release,), views, {}) + subject_questions((release,), views)
 
 
 def upgrade_group(change: Change, ending: str | None) -> str:

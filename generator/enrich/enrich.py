@@ -120,9 +120,17 @@ def enrich(content: Content, session: Session | None = None) -> Site:
         home=d(home.home, story, tiers, ledger, versions),
         coverage=d(_coverage, releases, content.planned, content.as_of),
         name_endings=d(facts.name_endings, versions, views),
-        inferences=d(facts.inferences, features, ledger, versions, views, removals),
+        inferences=d(_questions, features, ledger, versions, views, removals),
         supports=d(supports.stops, rows, catalogue, features),
         left_builds=d(supports.left_builds, content.gpu.left if content.gpu else ()),
+    )
+
+
+def _questions(features, ledger, versions: tuple[str, ...], views: tuple, removals: dict) -> tuple:
+    """What check asks the content to confirm: endings read from record text, then subjects proposed
+    from it (facts.inferences, changeviews.subject_questions)."""
+    return facts.inferences(features, ledger, versions, views, removals) + changeviews.subject_questions(
+        versions, views
     )
 
 

@@ -353,9 +353,11 @@ def carried_out_cited(site: Site, where: _Where) -> list[Problem]:
 
 
 def inferences_answered(site: Site, where: _Where) -> list[Problem]:
-    """An ending read from record text is a question until the record's `ends:` confirms or rejects it."""
+    """An ending read from record text is a question until the record's `ends:` confirms or rejects
+    it, and a subject proposed from it until the record's `subject:` does."""
+    readme = {"ending": "What the Atlas states", "subject": "How a line is matched"}
     return [
-        where.change(i.release, i.change, f'unconfirmed ending: {i.question} (README "What the Atlas states")')
+        where.change(i.release, i.change, f'unconfirmed {i.about}: {i.question} (README "{readme[i.about]}")')
         for i in site.inferences
     ]
 

@@ -113,11 +113,13 @@ class NameEnding:
 @dataclass(frozen=True)
 class Inference:
     """An ending read from record text (a name, a feature tie, a shared rare name) that the content
-    has neither confirmed nor rejected (a change's `ends:`): a question `check` lists, never a fact."""
+    has neither confirmed nor rejected (a change's `ends:`), or a subject proposed from it (`subject:`):
+    a question `check` lists, never a fact."""
 
     release: str  # the release whose change list holds the record to confirm
     change: Change  # the record to confirm
     question: str  # what the Atlas would state, and how to confirm or reject it
+    about: str = "ending"  # "ending" or "subject": what the content's answer settles
 
 
 @dataclass(frozen=True)
@@ -290,8 +292,8 @@ class ChangeView:
     group: str = ""  # its UPGRADE_GROUPS id, "" for changes an upgrade need not act on
     ending: str | None = None  # what it does to what it names (facts.ending_kind): "removal", "deprecation" or None
     fixed_in: str = ""  # a known issue: the patch release whose notes fix the issue it links, "" when none does
-    subject: tuple[str, ...] = ()  # what code must use for it to apply (symbols.SUBJECT): scan, paste box, API
-    subject_confirmed: bool = False  # the content's `subject:` says so; else proposed from the record line
+    subject: tuple[str, ...] = ()  # what code must use for it to apply, as the content confirms it: scan, paste, API
+    subject_confirmed: bool = False  # the content has a `subject:` for it (else subject is (): nothing matched)
     every_backend: bool = False  # its confirmed subject is Python that names no backend: every guide keeps it
     line: str = ""  # its record line as the words a reader sees (textfilters.plain), read once
 
@@ -527,7 +529,7 @@ class Site:
     home: Home  # the home page's glance table, what is on its way out, the picker's defaults
     coverage: Coverage | None = None  # what the Atlas covers, and the next release it does not yet
     name_endings: tuple[NameEnding, ...] = ()  # every torch.* name a record ends, by name (facts.name_endings)
-    inferences: tuple[Inference, ...] = ()  # endings read from text the content has not confirmed (check lists them)
+    inferences: tuple[Inference, ...] = ()  # endings and subjects read from text, unconfirmed (check lists them)
     supports: tuple[SupportStop, ...] = ()  # where each Python, CUDA and ROCm version stops (enrich.supports)
     left_builds: dict = field(default_factory=dict, hash=False)  # architecture -> CUDA builds it left (supports)
     # Every page (pagelist.Page), each with its view: listed once by pipeline.build.site_model after

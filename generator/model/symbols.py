@@ -217,6 +217,13 @@ def subject_problem(item: str) -> str | None:
     return "a subject is a name (torch.x.y), a call's argument (torch.x.y(arg=), or torch.x.y(!arg=) for a call that does not pass it), an environment variable or a --flag"
 
 
+def is_code(item: str) -> bool:
+    """Whether a subject item is Python code (a name or a call's argument), not an environment
+    variable or a command-line flag: what code uses the same way on every backend."""
+    m = SUBJECT.fullmatch(item)
+    return m is not None and not m["flag"] and ("." in m["name"] or not _ENV.fullmatch(m["name"]))
+
+
 def _class_member(name: str) -> bool:
     """`torch.Tensor.foo`, `torch.nn.Module.bar`: a member of a class, used on an object of it."""
     return any(part[:1].isupper() for part in name.split(".")[1:-1])

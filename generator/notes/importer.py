@@ -11,8 +11,9 @@ always a literal block, `prs` a flow list.
 
 Nothing is written that `python -m generator check` would refuse: notes too large or nested too
 deeply for the site are refused before they are read, and the YAML is read back through the
-loader's own checks before it replaces the file. Exit codes: 0 written (or unchanged), 1 refused
-content, 2 a bad argument or an unreadable or unwritable file.
+loader's own checks before it replaces the file; a re-import that would ask a question the file
+it replaces did not (an unconfirmed subject or ending: `questions`) is refused too. Exit codes: 0
+written (or unchanged), 1 refused content, 2 a bad argument or an unreadable or unwritable file.
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ from ..model import urls
 from ..model.content import HAND_WRITTEN
 from ..model.errors import ContentError, Problem, UsageError, exit_code
 from ..util.writer import write_atomic
+from . import questions
 from . import sql as _sql_notes
 from .parser import ImportedChange, Lines, ParsedNotes, build, classify, find_prs
 
@@ -209,9 +211,11 @@ def _import(notes_file: str, release: str, output: str | None, diff: bool, conte
     except ValueError as exc:
         raise _usage(target, f"{exc}; fix or remove it, so that its hand-written fields are not lost") from None
     new = _render(release, urls.release_notes(release), changes, hand, Path(notes_file).name)
-    problems = _check_yaml(new, target, Path(content_dir))
+    problems, asked = _check_yaml(new, target, Path(content_dir))
     if problems:
         raise ContentError([_in_notes(p, changes, notes_file) for p in problems])
+    before = _check_yaml(previous, target, Path(content_dir))[1] if previous is not None else None
+    questions.refuse_new(asked, before, {record_line(c.text): c.line for c in changes}, notes_file)
     _warn_lost(target, orphans, lost)
     if diff:
         _print_diff(previous or "", new, target)
@@ -222,6 +226,7 @@ def _import(notes_file: str, release: str, output: str | None, diff: bool, conte
     except OSError as exc:
         raise _usage(target, f"cannot write: {exc.strerror or exc}") from None
     print(f"{target}: {'written' if written else 'unchanged'} ({summary})")
+    questions.tell(asked, target)
     return 0
 
 
@@ -303,9 +308,10 @@ def _decode(raw: bytes, path: str) -> str:
         raise _usage(path, f"not UTF-8 text: byte 0x{raw[exc.start]:02x} on line {line} cannot be decoded") from None
 
 
-def _check_yaml(text: str, target: str, content_dir: Path) -> list[Problem]:
+def _check_yaml(text: str, target: str, content_dir: Path) -> tuple[list[Problem], list[questions.Question]]:
     """What `check` would say about `text` written at `target`: the loader's reading (size,
-    depth, syntax), the changes schema and its per-change checks; [] when it would pass.
+    depth, syntax), the changes schema and its per-change checks ([] when it would pass), and the
+    questions its records leave open (unconfirmed subjects and endings, which check also refuses).
 
     Backend ids are checked when the content folder has a readable backends registry. That
     `releases/<release>.yaml` exists is not checked: a change list may be imported first.
@@ -315,14 +321,14 @@ def _check_yaml(text: str, target: str, content_dir: Path) -> list[Problem]:
         scratch.write_bytes(text.encode("utf-8"))
         doc, problems = yamlsrc.read(scratch, target)
     if doc is None:
-        return problems
+        return problems, []
     problems = schema.check(doc, "changes")
     if problems:
-        return problems
+        return problems, []
     named = Path(target).resolve().parent == (content_dir / "changes").resolve()
-    load.change_list(doc, _backend_ids(content_dir), problems, named)
+    changes = load.change_list(doc, _backend_ids(content_dir), problems, named)
     load.check_change_anchors(doc, (), problems)
-    return problems
+    return problems, questions.asked(str(doc.data["release"]), changes, text, target)
 
 
 def _backend_ids(content_dir: Path) -> set[str] | None:

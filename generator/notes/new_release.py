@@ -5,8 +5,9 @@ vocabulary in force, the source links; no features) unless the file exists, impo
 change list (`import_notes.command`), and prints a to-do list: each highlight of the notes with
 the catalogue features it probably continues (matched by the PRs earlier entries cite, then by
 name), each highlight no entry covers yet, and each breaking change, deprecation and tracked
-regression still without its hand-written fields. It writes no summary, note or entry: those are
-ours to write, in our own words. Run it again to see what is left.
+regression still without its hand-written fields, and each question check asks of the records (a
+subject or an ending to confirm: changeviews.record_questions). It writes no summary, note, entry or
+answer: those are ours to write, in our own words. Run it again to see what is left.
 
 Facts come from the command line or, where it is silent, from `content/sources/INDEX.md` (its
 "Dates and counts" table and its table of release posts).
@@ -19,6 +20,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..enrich import changeviews
 from ..load.load import load
 from ..markup.textfilters import record_line
 from ..model import urls
@@ -144,6 +146,11 @@ def todo(release: str, content_dir: Path, notes_text: str, notes_file: str) -> l
         guess = f" — probably continues {', '.join(ids)}" if ids else " — no catalogue feature matches: a new one?"
         out.append(f"{notes_file}:{h.line}: highlight{tier} without an entry: {_excerpt(h.text)}{guess}")
     out += [line for change in (this.changes if this else ()) if (line := _unwritten(release, change))]
+    for q in changeviews.record_questions(release, this.changes) if this else ():
+        record = _excerpt(record_line(q.change.text))
+        out.append(
+            f"changes/{release}.yaml: {q.change.section}: {record}: {q.question.split('? ', 1)[0]}? write its answer"
+        )
     return out
 
 
@@ -164,8 +171,9 @@ def _excerpt(text: str, limit: int = 90) -> str:
 
 
 def command(args) -> int:
-    """The new-release verb: exit 0 with a to-do list, 1 when the import or the skeleton would not
-    pass `check`, 2 on a bad argument or file."""
+    """The new-release verb: exit 0 with a to-do list, 1 when the skeleton would not pass `check`
+    or the import is refused (import-notes' rules: its questions are on the to-do list), 2 on a bad
+    argument or file."""
     release, content_dir = args.release, Path(args.content)
     if not re.fullmatch(r"2\.\d+", release):
         raise UsageError(f"{release!r} is not a 2.x minor release such as 2.14")
