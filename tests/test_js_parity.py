@@ -350,6 +350,7 @@ def test_the_inputs_reach_every_branch(cases):
     assert len(set(python["shard"])) > 100
     assert "bold code link *em*" in python["plain"]
     assert {"Title of a 2.0 change (#95712)", "Move the op (#134877)", "a b c d"} <= set(python["plain"])
+    assert "Deprecated private API torch._six (#94709)" in python["plain"]  # the notes wrote torch.\\_six
     assert True in python["concerns"] and False in python["concerns"]
     tokens = set().union(*map(set, python["tokens"]))
     assert {"--compile-mode", "TORCH_LOGS", "--ok-flag", "FOO_BAR"} <= tokens

@@ -120,12 +120,22 @@ def html_id(value) -> Markup:
     return Markup(value)
 
 
+_ESCAPED = re.compile(r"\\([!-/:-@\[-`{-~])")
+"""Markdown's backslash escape of a punctuation mark (the notes write `torch.\\_six`): the mark
+itself is what a reader sees."""
+
+_ESCAPED_ENTITY = re.compile(r"&#92;(?=&#\d+;|&amp;|[!-/:-@\[-`{-~])")
+
+
 def _emphasis(part: str) -> str:
     piece = str(text(part))
     piece = re.sub(r"&#42;&#42;(.+?)&#42;&#42;", r"<strong>\1</strong>", piece)
     # Bounded: an unbounded lazy span rescans to the end of the text from every `*`, and
     # " *a" repeated over a 20 KB change text took seconds.
-    return re.sub(r"(?<![\w;])&#42;(?!&#42;)(.{1,600}?)&#42;(?![\w&])", r"<em>\1</em>", piece)
+    piece = re.sub(r"(?<![\w;])&#42;(?!&#42;)(.{1,600}?)&#42;(?![\w&])", r"<em>\1</em>", piece)
+    # A backslash-escaped mark shows as the mark; an escaped `*` made no emphasis above (the
+    # `;` of its backslash's entity stands before it).
+    return _ESCAPED_ENTITY.sub("", piece)
 
 
 def blocks(value) -> Markup:
@@ -227,4 +237,4 @@ def plain(markdown: str) -> str:
     text = _EDITORS.sub("", _unmarked(markdown))
     text = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", text)
     text = re.sub(r"\*\*|`", "", text)
-    return " ".join(text.split())
+    return " ".join(_ESCAPED.sub(r"\1", text).split())

@@ -98,7 +98,7 @@
   function plain(markdown) {
     const text = markdown.replace(BOLD_HEADING, "$1").replace(MARKER, "").replace(EDITORS, "")
       .replace(/\[([^\]]*)\]\([^)]*\)/g, "$1").replace(/\*\*|`/g, "");
-    return words(text);
+    return words(text.replace(/\\([!-\/:-@\[-`{-~])/g, "$1"));
   }
 
   const FLAG = /(?<![A-Za-z0-9_-])--[a-z][a-z0-9-]+/g;
