@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import json
+import operator
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -139,6 +140,9 @@ class Rendered:
     files: dict[str, bytes]
     built_from: dict[str, tuple] = field(default_factory=dict)  # path -> (head, inputs, record)
     fresh: list[str] = field(default_factory=list)  # pages and API files rendered, not kept
+    # path -> ((template, description, view's names), view, record, head fields): describe.page_head's
+    # result, with the page's view and what it read of the site (recorded renders only)
+    heads: dict[str, tuple] = field(default_factory=dict)
     # per model class, the properties (names not compared as fields) some record read
     derived: dict[type, frozenset] = field(default_factory=dict)
 
@@ -194,15 +198,15 @@ def render_site(
         helper = forked.beside(lambda: [_page_file(env, site, page, base, versions) for page in theirs])
     bodies: dict[str, bytes] = {}
     for page in mine:
-        names = tuple(sorted(page.context))
-        meta = describe.page_head(site, page, base)  # computed from the model: part of the head, compared whole
+        path, names = urls.source(page.url), tuple(sorted(page.context))
+        view = tuple(page.context[k] for k in names)
+        meta = make.head(path, page, names, view, base)  # part of the head, compared whole
 
         def draw(model, *context, page=page, meta=meta, names=names) -> bytes:
             return _render_page(env, page, meta, model, dict(zip(names, context, strict=True)), versions)
 
         head = (page.template, page.title, page.description, names, meta)
-        inputs = (site, *(page.context[k] for k in names))
-        bodies[urls.source(page.url)] = make(urls.source(page.url), head, inputs, draw, page=True)
+        bodies[path] = make(path, head, (site, *view), draw, page=True)
     made = _data_files(site, base, make)
     if theirs:
         bodies.update(zip((urls.source(page.url) for page in theirs), helper.result(), strict=True))
@@ -269,6 +273,29 @@ class _Maker:
             frozen = reads.frozen()
             out.built_from[path] = (head, inputs, self.records.setdefault(frozen, frozen))
         return data
+
+    def head(self, path: str, page, names: tuple, view: tuple, base: str) -> describe.PageHead:
+        """describe.page_head of the page: in live preview, the last render's where the page's
+        view holds the very objects it held then (the session keeps what an edit did not touch)
+        and what it read of the site is unchanged, as a page's bytes are kept."""
+        site = self.out.site
+        if not self.watch:
+            return describe.page_head(site, page, base)
+        key, previous = (page.template, page.description, names), self.previous
+        last = previous.heads.get(path) if previous is not None else None
+        if (
+            last is not None
+            and last[0] == key
+            and all(map(operator.is_, last[1], view))
+            and self.compare.same(last[2], previous.site, site)
+        ):
+            self.out.heads[path] = last
+            return last[3]
+        reads = Reads()
+        meta = describe.page_head(reads.wrap(site), page, base)
+        frozen = reads.frozen()
+        self.out.heads[path] = (key, view, self.records.setdefault(frozen, frozen), meta)
+        return meta
 
     def derived(self) -> dict[type, frozenset]:
         """What this render's records read that are not fields, with the last render's (whose
