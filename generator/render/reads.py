@@ -3,12 +3,14 @@
 A template (or an API function) in live preview is given the model through `Reads.wrap`:
 thin proxies that hand out the same values while recording, per model class, which fields were
 read (`Release.version`, `ChangeView.anchor`), and which keys of a dict were looked up. A page
-whose inputs are unchanged *in those fields* keeps its bytes (`Reads.same`): a feature page that
+whose inputs are unchanged *in those fields* keeps its bytes (`Compare.same`): a feature page that
 prints a release's version is not rendered again when that release's change list is edited,
 while the release page, which reads `Release.changes`, is.
 
 Sound by construction: every value a template prints was reached from its inputs by a chain of
-recorded reads, and `same` compares every such chain. Anything the proxies cannot follow (an
+recorded reads, and `same` compares every such chain. It first asks what differs at all
+(`Compare.diff`, once per pair of old and new objects per render): a record that read none of it
+holds at once, so a save's cost follows what the edit changed, not the number of pages. Anything the proxies cannot follow (an
 equality test or membership test on a model object, printing one whole) makes the page compare
 its inputs whole.
 """
