@@ -17,6 +17,7 @@ import yaml
 
 from generator.load.schema import SCHEMA_DIR
 from generator.model.errors import ContentError
+from generator.pages import describe
 from generator.pipeline import build
 from generator.render.render import render_all
 from tests.conftest import FIXTURE, ROOT
@@ -114,6 +115,38 @@ def test_an_edit_to_a_release_summary_computes_again_only_what_holds_that_releas
     assert touched and all(f is not before.family_by_id[f.node.id] for f in touched)
     untouched = [f for f in after.families if not holds_latest(f)]
     assert untouched and all(f is before.family_by_id[f.node.id] for f in untouched)
+    assert _on_disk(docs) == _full(content)
+
+
+def test_a_save_draws_the_head_fields_of_only_the_pages_whose_view_changed(tmp_path, monkeypatch):
+    """A page's head fields (describe.page_head) are last save's where its view holds the very
+    objects it held then: a save does not draw every page's head."""
+    content, docs = tmp_path / "content", tmp_path / "docs"
+    shutil.copytree(FIXTURE, content)
+    preview = build.Preview()
+    before, _ = build.generate(content, docs, preview)
+    path, old, new = EDITS[0]
+    target = content / path
+    target.write_text(target.read_text(encoding="utf-8").replace(old, new, 1), encoding="utf-8")
+    drawn = []
+    page_head = describe.page_head
+
+    def counted(site, page, base):
+        drawn.append(page.url)
+        return page_head(site, page, base)
+
+    monkeypatch.setattr(describe, "page_head", counted)
+    after, _ = build.generate(content, docs, preview)
+    was = {page.url: page.context for page in before.pages}
+    changed = {
+        page.url
+        for page in after.pages
+        if page.url not in was
+        or page.context.keys() != was[page.url].keys()
+        or any(page.context[k] is not was[page.url][k] for k in page.context)
+    }
+    assert changed and len(changed) < len(after.pages)
+    assert sorted(drawn) == sorted(changed)
     assert _on_disk(docs) == _full(content)
 
 

@@ -123,11 +123,12 @@ class Preview:
             return written
         old_files, on_disk = previous.files, self.on_disk
         trusted = set()
+        folder = os.fspath(docs_dir) + os.sep  # a path per file as text: a Path per file cost more than its stat
         for rel, data in files.items():
             old = old_files.get(rel)
             if (old is data or old == data) and rel in on_disk:
                 with contextlib.suppress(OSError):
-                    st = os.stat(docs_dir / rel)
+                    st = os.stat(folder + rel)
                     if (st.st_size, st.st_mtime_ns) == on_disk[rel]:
                         trusted.add(rel)
         gone = sorted(on_disk.keys() - files.keys())  # pages no render makes any more
@@ -149,9 +150,10 @@ class Preview:
 
 def _disk_stamps(files: dict[str, bytes], docs_dir: Path) -> dict[str, tuple[int, int]]:
     out = {}
+    folder = os.fspath(docs_dir) + os.sep
     for rel in files:
         with contextlib.suppress(OSError):
-            st = os.stat(docs_dir / rel)
+            st = os.stat(folder + rel)
             out[rel] = (st.st_size, st.st_mtime_ns)
     return out
 

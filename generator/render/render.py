@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import json
+import operator
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -39,7 +40,7 @@ from .badges import render_badges
 from .feeds import render_feeds, render_item_feeds
 from .ical import render_calendar
 from .inventory import render_inventory
-from .reads import Compare, Reads
+from .reads import Compare, Reads, derived_names
 from .symbol_data import render_symbol_data
 
 TEMPLATES = ROOT / "templates"
@@ -139,16 +140,26 @@ class Rendered:
     files: dict[str, bytes]
     built_from: dict[str, tuple] = field(default_factory=dict)  # path -> (head, inputs, record)
     fresh: list[str] = field(default_factory=list)  # pages and API files rendered, not kept
+    # path -> ((template, description, view's names), view, record, head fields): describe.page_head's
+    # result, with the page's view and what it read of the site (recorded renders only)
+    heads: dict[str, tuple] = field(default_factory=dict)
+    # per model class, the properties (names not compared as fields) some record read
+    derived: dict[type, frozenset] = field(default_factory=dict)
 
     def kept(self, compare: Compare, path: str, head: tuple, inputs: tuple) -> tuple | None:
         """The record of `path` if its previous bytes hold for these inputs, else None."""
-        if path not in self.built_from or path not in self.files:
+        built = self.built_from.get(path)
+        if built is None or path not in self.files:
             return None
-        old_head, old_inputs, record = self.built_from[path]
+        old_head, old_inputs, record = built
         if old_head != head or len(old_inputs) != len(inputs):
             return None
         # Input by input: a tuple of inputs led by a text (a feed's name) is not one text-led value.
-        return record if all(compare.same(record, o, n) for o, n in zip(old_inputs, inputs, strict=True)) else None
+        same = compare.same
+        for old, new in zip(old_inputs, inputs, strict=True):
+            if old is not new and not same(record, old, new):
+                return None
+        return record
 
 
 def drawn(parts: dict[str, tuple]) -> dict[str, bytes]:
@@ -187,21 +198,22 @@ def render_site(
         helper = forked.beside(lambda: [_page_file(env, site, page, base, versions) for page in theirs])
     bodies: dict[str, bytes] = {}
     for page in mine:
-        names = tuple(sorted(page.context))
-        meta = describe.page_head(site, page, base)  # computed from the model: part of the head, compared whole
+        path, names = urls.source(page.url), tuple(sorted(page.context))
+        view = tuple(page.context[k] for k in names)
+        meta = make.head(path, page, names, view, base)  # part of the head, compared whole
 
         def draw(model, *context, page=page, meta=meta, names=names) -> bytes:
             return _render_page(env, page, meta, model, dict(zip(names, context, strict=True)), versions)
 
         head = (page.template, page.title, page.description, names, meta)
-        inputs = (site, *(page.context[k] for k in names))
-        bodies[urls.source(page.url)] = make(urls.source(page.url), head, inputs, draw, page=True)
+        bodies[path] = make(path, head, (site, *view), draw, page=True)
     made = _data_files(site, base, make)
     if theirs:
         bodies.update(zip((urls.source(page.url) for page in theirs), helper.result(), strict=True))
         out.fresh.extend(urls.source(page.url) for page in theirs)
     out.files = {urls.source(page.url): bodies[urls.source(page.url)] for page in every}  # in the pages' order
     out.files.update(made)
+    out.derived = make.derived()
     out.files.update(browser.files())  # what the scripts read from Python (search paths, shards)
     out.files[urls.CARD] = card.png()
     for asset in sorted(ASSETS.rglob("*")):
@@ -238,7 +250,7 @@ class _Maker:
 
     def __init__(self, out: Rendered, previous: Rendered | None, record: bool) -> None:
         self.out, self.previous, self.watch = out, previous, record or previous is not None
-        self.compare = Compare()
+        self.compare = Compare(previous.derived if previous is not None else None)
         self.records: dict[tuple, tuple] = {}  # equal records share one object, so comparisons are shared too
 
     def __call__(self, path: str, head: tuple, inputs: tuple, draw, page: bool = False, whole: bool = False) -> bytes:
@@ -261,6 +273,37 @@ class _Maker:
             frozen = reads.frozen()
             out.built_from[path] = (head, inputs, self.records.setdefault(frozen, frozen))
         return data
+
+    def head(self, path: str, page, names: tuple, view: tuple, base: str) -> describe.PageHead:
+        """describe.page_head of the page: in live preview, the last render's where the page's
+        view holds the very objects it held then (the session keeps what an edit did not touch)
+        and what it read of the site is unchanged, as a page's bytes are kept."""
+        site = self.out.site
+        if not self.watch:
+            return describe.page_head(site, page, base)
+        key, previous = (page.template, page.description, names), self.previous
+        last = previous.heads.get(path) if previous is not None else None
+        if (
+            last is not None
+            and last[0] == key
+            and all(map(operator.is_, last[1], view))
+            and self.compare.same(last[2], previous.site, site)
+        ):
+            self.out.heads[path] = last
+            return last[3]
+        reads = Reads()
+        meta = describe.page_head(reads.wrap(site), page, base)
+        frozen = reads.frozen()
+        self.out.heads[path] = (key, view, self.records.setdefault(frozen, frozen), meta)
+        return meta
+
+    def derived(self) -> dict[type, frozenset]:
+        """What this render's records read that are not fields, with the last render's (whose
+        records the pages it kept still hold): what the next render's Compare tells apart."""
+        out = dict(self.previous.derived) if self.previous is not None else {}
+        for cls, names in derived_names(self.records).items():
+            out[cls] = out.get(cls, frozenset()) | names
+        return out
 
 
 WHOLE = (frozenset(), frozenset(), True)
