@@ -17,6 +17,7 @@ def _words(text: str) -> str:
     """The record line's words as a page shows them (Markdown marks gone)."""
     first = text.strip().split("\n", 1)[0].lstrip("-*# ")
     first = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", first)
+    first = re.sub(r"\\([!-/:-@\[-`{-~])", r"\1", first)  # a Markdown escape shows as its mark
     return " ".join(re.sub(r"[`*_]", "", first).split())[:40]
 
 

@@ -151,10 +151,6 @@ class Ending:
         """'Removed in 2.13', 'Deprecated in 2.8; part removed in 2.11', 'Deprecated in 2.12; removal due in 2.14'."""
         return sentence(self.phrases)
 
-    def phrase(self, field: str) -> Said:
-        """The phrase stating one of its fields ('removal announced for 2.10'): what evidence captions."""
-        return said(field, getattr(self, field))
-
     @property
     def tag(self) -> str:
         """Its status in one word, for its tag: 'Removed', 'Overdue', 'Deprecated'."""
