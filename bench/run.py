@@ -166,10 +166,9 @@ def main(argv: list[str] | None = None) -> int:
         html_seconds=timings["html"],
         steps={k: timings.get(k, 0.0) for k in ("markdown", "templates")},
     )
-    from generator.pages import pagelist
     from generator.pipeline import pagesize
 
-    listed = ((page.url, page.template) for page in pagelist.pages(site))
+    listed = ((page.url, page.template) for page in site.pages)
     _emit(stage="pages", by_kind=pagesize.largest_by_kind(args.site, listed))
     if args.pagefind:
         _emit(stage="pagefind-alone", **pagefind_alone(site))
