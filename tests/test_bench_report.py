@@ -55,3 +55,32 @@ def test_the_kinds_table_has_a_row_per_kind_and_a_column_per_scale():
     assert rows[0] == "| Page kind | 1× | 10× |"
     assert rows[2] == "| backend | 80.1 kB (`/backends/cuda/`) | 864 kB (`/backends/cuda/`) |"
     assert rows[3] == "| release | 569 kB (`/releases/2.14/`) | — |"
+
+
+def test_the_benchmark_build_runs_end_to_end_on_the_fixture(tmp_path):
+    """bench.run, what `make bench` runs at each scale, builds the fixture and times its one-file
+    edit: a rename in the pipeline that only the benchmark calls fails here, not in a long bench run."""
+    import json
+    import shutil
+    import subprocess
+    import sys
+
+    from tests.conftest import FIXTURE, ROOT
+
+    content = tmp_path / "content"
+    shutil.copytree(FIXTURE, content)
+    newest = sorted((content / "releases").glob("*.yaml"), key=lambda p: [int(n) for n in p.stem.split(".")])[-1]
+    args = ["--content", str(content), "--docs", str(tmp_path / "docs"), "--site", str(tmp_path / "site")]
+    proc = subprocess.run(
+        [sys.executable, "-m", "bench.run", *args, "--edit", f"releases/{newest.name}"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    stages = {r["stage"]: r for r in map(json.loads, proc.stdout.splitlines())}
+    assert {"generate", "mkdocs", "pages", "regenerate-edit"} <= stages.keys()
+    assert stages["pages"]["by_kind"]["release"][0].startswith("releases/")
+    edit = stages["regenerate-edit"]
+    assert f"releases/{newest.stem}/index.md" in edit["written"] and not edit["changed_without_edit"]
