@@ -35,7 +35,6 @@ from ..model import symbols, urls
 from ..model.computed import (
     Cell,
     ChangeView,
-    Cited,
     Ending,
     Feature,
     Inference,
@@ -45,6 +44,7 @@ from ..model.computed import (
     Standing,
 )
 from ..model.content import Entry, Release, release_spans, version_key
+from ..model.stops import Cited
 
 ENDING_VERBS = {
     "undone": re.compile(r"\b(cancel\w*|un-?deprecat\w*|revert\w*)\b"),

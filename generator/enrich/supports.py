@@ -18,9 +18,9 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ..model import urls
-from ..model.computed import Cited, Feature
+from ..model.computed import Feature
 from ..model.content import COMPAT_FIELDS, CatalogueFeature, Compatibility, version_key
-from ..model.stops import STOP_FIELDS, SupportStop
+from ..model.stops import STOP_FIELDS, Cited, SupportStop
 
 KINDS = ("python", "cuda", "rocm")
 """The compatibility fields a pasted environment names, each a kind of support."""

@@ -21,7 +21,7 @@ from .content import (
     Tier,
     Vocabulary,
 )
-from .stops import SupportStop
+from .stops import Evidence, SupportStop
 from .wording import Said, ending_phrases, said, sentence, tag
 
 # ---------------------------------------------------------------- computed by enrich
@@ -75,23 +75,6 @@ class Standing:
     def renamed(self) -> bool:
         """Whether the tier as announced reads differently today (Beta announced in 2.6 is API-Unstable)."""
         return self.announced is not None and self.tier is not None and self.announced.id != self.tier.id
-
-
-@dataclass(frozen=True)
-class Cited:
-    """One thing a derived fact was read from: a record, entry or compatibility row on the Atlas
-    (`url` site-relative) or upstream (a PR, a source document: `url` absolute)."""
-
-    label: str  # "2.12 change record", "#179110", "2.13 compatibility row"
-    url: str
-
-    @property
-    def external(self) -> bool:
-        return self.url.startswith(("https://", "http://"))
-
-
-Evidence = tuple[tuple[str, tuple[Cited, ...]], ...]
-"""(stated field, what it was read from) for each field an ending states, in field order."""
 
 
 @dataclass(frozen=True)

@@ -4,10 +4,24 @@ once and the environment box, the feature pages and the API read."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:  # computed imports this module: the type is only named here
-    from .computed import Evidence
+
+@dataclass(frozen=True)
+class Cited:
+    """One thing a derived fact was read from: a record, entry or compatibility row on the Atlas
+    (`url` site-relative) or upstream (a PR, a source document: `url` absolute)."""
+
+    label: str  # "2.12 change record", "#179110", "2.13 compatibility row"
+    url: str
+
+    @property
+    def external(self) -> bool:
+        return self.url.startswith(("https://", "http://"))
+
+
+Evidence = tuple[tuple[str, tuple[Cited, ...]], ...]
+"""(stated field, what it was read from) for each field an ending states, in field order."""
+
 
 STOP_FIELDS = (
     "feature",
