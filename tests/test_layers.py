@@ -59,3 +59,57 @@ def test_the_layer_test_fails_when_a_lower_package_imports_a_higher_one(tmp_path
     (tmp_path / "render" / "api.py").write_text("from ..model import urls\nfrom ..enrich.facts import ending\n")
     (tmp_path / "enrich" / "facts.py").write_text("from ..model.content import Release\nfrom . import lifecycle\n")
     assert climbs(tmp_path) == ["model/content.py imports enrich", "render/api.py imports enrich"]
+
+
+def module_imports(package: Path) -> dict[str, set[str]]:
+    """Module name (dotted, under generator/) -> the modules of generator/ it imports, those named
+    only for type checking included: within a package, modules import each other one way too."""
+    names = {
+        ".".join(p.relative_to(package).with_suffix("").parts).removesuffix(".__init__"): p
+        for p in package.rglob("*.py")
+    }
+    found = {}
+    for name, path in names.items():
+        here = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
+        used = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.level:
+                target = ".".join(here[: len(here) - node.level + 1] + ([node.module] if node.module else []))
+                for alias in node.names:
+                    whole = f"{target}.{alias.name}".strip(".")
+                    used.add(whole if whole in names else target)
+        found[name] = (used & names.keys()) - {name}
+    return found
+
+
+def cycles(package: Path) -> list[list[str]]:
+    """Every set of modules that import each other round in a circle (Tarjan's strongly connected components)."""
+    graph, order, low, stack, out = module_imports(package), {}, {}, [], []
+
+    def visit(v: str) -> None:
+        order[v] = low[v] = len(order)
+        stack.append(v)
+        for w in sorted(graph[v]):
+            if w not in order:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in stack:
+                low[v] = min(low[v], order[w])
+        if low[v] == order[v]:
+            component = stack[stack.index(v) :]
+            del stack[stack.index(v) :]
+            if len(component) > 1:
+                out.append(sorted(component))
+
+    for v in sorted(graph):
+        if v not in order:
+            visit(v)
+    return out
+
+
+def test_no_modules_import_each_other_round_in_a_circle(tmp_path):
+    assert cycles(ROOT / "generator") == []
+    (tmp_path / "model").mkdir()
+    (tmp_path / "model" / "computed.py").write_text("from .stops import SupportStop\n")
+    (tmp_path / "model" / "stops.py").write_text("if TYPE_CHECKING:\n    from .computed import Evidence\n")
+    assert cycles(tmp_path) == [["model.computed", "model.stops"]]
