@@ -241,7 +241,7 @@ def backend_pages(
 ) -> tuple[Matrix, ...]:
     """A backend's timeline cut into pages (model.page_spans), newest first, as the timeline is: each
     a row per feature with a cell of the backend's entries in its releases, the tier in force when
-    its span begins carried in. Each feature's cells are made once, for every release, and cut."""
+    its span begins carried in. Each feature's runs are made once (Runs) and cut at each span."""
     made = [
         (f, Runs(facts.backend_entries(f.entries, backend), eras, tiers, True, gone_after(f)))
         for f in features
