@@ -23,7 +23,7 @@ from pathlib import Path
 
 import yaml
 
-from tests.browser import CHROMIUM, CHROMIUM_ARGS, SEARCH_QUERIES, query_ranks, serve
+from tests.browser import CHROMIUM, CHROMIUM_ARGS, SEARCH_QUERIES, query_ranks, serve, visit
 
 TIMED = ["torch.compile", "FlexAttention", "scaled_dot_product_attention", "158249", "ROCm", "deprecations"]
 
@@ -58,15 +58,15 @@ def measure(site: Path, page_path: str, quality: bool) -> dict:
             sizes.append((request.url, request.sizes()["responseBodySize"]))
 
         page.on("requestfinished", finished)
-        page.goto(base + page_path, wait_until="networkidle")
+        visit(page, base + page_path)  # its scripts run, then the network quiet
         out["visit_bytes"] = sum(n for _, n in sizes)
-        visit = len(sizes)
+        visited = len(sizes)
         page.locator("#atlas-q").click()  # a reader clicks the box and types (a key every 80 ms) ...
         page.keyboard.type(TIMED[0][:-1], delay=80)
         out["first_search_ms"] = round(page.evaluate(_TIME_ONE, TIMED[0]), 1)  # ... and the last key
         page.wait_for_load_state("networkidle")
-        out["search_bytes"] = sum(n for _, n in sizes[visit:])
-        out["search_requests"] = [url.removeprefix(base) for url, _ in sizes[visit:]]
+        out["search_bytes"] = sum(n for _, n in sizes[visited:])
+        out["search_requests"] = [url.removeprefix(base) for url, _ in sizes[visited:]]
         out["first_visit_and_search_bytes"] = out["visit_bytes"] + out["search_bytes"]
         # What the bytes are, largest first (repeats summed): what to cut next. Material's instant
         # navigation fetches sitemap.xml once the page has loaded, so it falls after the visit's

@@ -70,6 +70,17 @@ MATRICES_AT_THE_NEWEST_END = """() => [...document.querySelectorAll(".atlas-matr
 release, as atlas-page.js leaves it once the page is shown."""
 
 
+def visit(page, url: str):
+    """Open url; return once its scripts have run (the load event) and the network has then been
+    quiet for 500 ms. Playwright's "networkidle" alone does not wait for the load event: while
+    the parser still reads a long page whose bytes have all arrived, nothing is in flight, so it
+    can fire before the scripts at the end of <body> are even requested (on a busy machine a
+    test read `window.atlasData` on the 2.14 release page before atlas-data.js had run)."""
+    response = page.goto(url, wait_until="load")
+    page.wait_for_load_state("networkidle")
+    return response
+
+
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):
     def log_message(self, format, *args):  # noqa: A002 - the signature http.server calls
         pass

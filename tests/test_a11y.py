@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser import PAGE_KINDS, TIMEOUT_MS
+from tests.browser import PAGE_KINDS, TIMEOUT_MS, visit
 from tests.helpers import AXE, BLOCKING
 
 pytestmark = pytest.mark.browser
@@ -54,7 +54,7 @@ def violations(page) -> list[dict]:
 def test_no_serious_axe_violations(scheme_page, served, url, request):
     scheme = request.node.callspec.params["scheme_page"]
     page = scheme_page
-    response = page.goto(served + url, wait_until="networkidle")
+    response = visit(page, served + url)
     assert response is not None and response.ok, url
     assert page.get_attribute("body", "data-md-color-scheme") == SCHEMES[scheme]
     if "?q=" in url:
@@ -105,7 +105,7 @@ def test_every_link_is_a_target_a_finger_can_hit(browser, served, url, width):
     context = _device(browser, width)
     try:
         page = context.new_page()
-        page.goto(served + url, wait_until="networkidle")
+        visit(page, served + url)
         page.wait_for_function(LAID_OUT, timeout=120_000)  # a few idle moments per area, on a busy machine
         if not AXE.exists():
             pytest.fail(f"{AXE} not found: run `npm ci` (or `make test`) first")
@@ -129,7 +129,7 @@ def test_on_a_phone_back_to_top_shows_and_selects_are_a_finger_tall(browser, ser
     context = _device(browser, 390)
     try:
         page = context.new_page()
-        page.goto(served + "releases/2.14/", wait_until="networkidle")
+        visit(page, served + "releases/2.14/")
         page.locator(".atlas-jump").wait_for()
         page.mouse.wheel(0, 6000)
         page.wait_for_function("() => window.scrollY > 3000")
@@ -138,7 +138,7 @@ def test_on_a_phone_back_to_top_shows_and_selects_are_a_finger_tall(browser, ser
         assert page.evaluate(MD_TOP) == {"overlap": False, "onTop": True}
         heights = []
         for url in ("upgrade/?from=2.12&to=2.14", "releases/2.14/"):
-            page.goto(served + url, wait_until="networkidle")
+            visit(page, served + url)
             page.locator("#atlas-q").click()  # the header's search, with its filters
             page.fill("#atlas-q", "torch.cat")
             page.locator(".atlas-search__filters select").first.wait_for()

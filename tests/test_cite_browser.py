@@ -8,7 +8,7 @@ import pytest
 from generator.model import urls
 from generator.pages import cite
 from generator.util.project import SITE_NAME
-from tests.browser import TIMEOUT_MS, watch_page
+from tests.browser import TIMEOUT_MS, visit, watch_page
 from tests.conftest import real_model
 from tests.helpers import AXE, BLOCKING, SHOTS
 
@@ -101,7 +101,7 @@ def test_a_change_menu_opens_from_its_pilcrow_and_copies_each_kind(clip_page, se
     page = clip_page
     watch = watch_page(page)
     version = real_model().latest.version
-    page.goto(served + urls.release(version), wait_until="networkidle")
+    visit(page, served + urls.release(version))
     changes = page.locator("li.atlas-change")
     change = changes.nth(3)
     anchor = change.get_attribute("id")
@@ -175,7 +175,7 @@ def test_the_open_block_and_menu_fit_the_screen_and_pass_axe(browser, served, wi
         page = context.new_page()
         watch = watch_page(page)
         SHOTS.mkdir(parents=True, exist_ok=True)
-        page.goto(served + "features/flex-attention/", wait_until="networkidle")
+        visit(page, served + "features/flex-attention/")
         block = page.locator("details.atlas-cite")
         block.locator(":scope > summary").click()
         block.locator("details.atlas-cite-backend > summary").first.click()  # a backend's badges open too
@@ -187,7 +187,7 @@ def test_the_open_block_and_menu_fit_the_screen_and_pass_axe(browser, served, wi
         assert block.bounding_box()["width"] <= width
         assert violations_in(page, "details.atlas-cite") == []
 
-        page.goto(served + "releases/2.12/", wait_until="networkidle")
+        visit(page, served + "releases/2.12/")
         change = page.locator("li.atlas-change").nth(3)
         change.evaluate(OPEN)
         change.locator(OWN_LINK).click()

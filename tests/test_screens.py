@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser import MATRICES_AT_THE_NEWEST_END, PAGE_KINDS, TIMEOUT_MS, watch_page
+from tests.browser import MATRICES_AT_THE_NEWEST_END, PAGE_KINDS, TIMEOUT_MS, visit, watch_page
 from tests.conftest import LATEST
 from tests.helpers import SHOTS
 
@@ -47,7 +47,7 @@ def test_page_as_it_opens(view, served, url):
     page = context.new_page()
     try:
         watch = watch_page(page)
-        response = page.goto(served + url, wait_until="networkidle")
+        response = visit(page, served + url)
         assert response is not None and response.ok, url
         page.wait_for_function(MATRICES_AT_THE_NEWEST_END)  # as atlas-page.js leaves them once shown
         name = (url.split("?")[0].strip("/").replace("/", "_") or "home") + f"-{width}-{scheme}.png"

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser import PAGE_KINDS, ROOT, TIMEOUT_MS
+from tests.browser import PAGE_KINDS, ROOT, TIMEOUT_MS, visit
 
 pytestmark = pytest.mark.browser
 
@@ -33,7 +33,7 @@ def test_every_target_is_big_enough_or_spaced(sized, served):
     page, width = sized
     failures = {}
     for url in PAGE_KINDS.values():
-        page.goto(served + url, wait_until="networkidle")
+        visit(page, served + url)
         found = page.evaluate(TARGETS)
         if found:
             failures[url or "/"] = found[:3]
@@ -43,7 +43,7 @@ def test_every_target_is_big_enough_or_spaced(sized, served):
 def test_the_measure_finds_a_small_target(sized, served):
     """Not vacuous: a lone 10 px link beside another fails; the same link 24 px tall passes."""
     page, _ = sized
-    page.goto(served + "tiers/", wait_until="networkidle")
+    visit(page, served + "tiers/")
     page.evaluate(
         """() => { const p = document.createElement('p'); p.id = 'probe';
         p.innerHTML = '<a href="#a" style="font-size:8px;line-height:8px">a</a><a href="#b" style="font-size:8px;line-height:8px">b</a>';
@@ -71,14 +71,14 @@ def test_a_matrix_shows_the_first_release_and_the_newest(sized, served):
     feature column) and the newest release show; on a phone, where ten releases cannot fit
     beside the feature column, the newest does (the first is a swipe away)."""
     page, width = sized
-    page.goto(served + "features/flex-attention/", wait_until="networkidle")
+    visit(page, served + "features/flex-attention/")
     shown = page.locator(".atlas-matrix-wrap").first.evaluate(SHOWN)
     assert shown == ({"first": True, "newest": True} if width >= 1400 else {"first": False, "newest": True})
 
 
 def test_breaking_changes_are_open_on_a_phone(sized, served):
     page, width = sized
-    page.goto(served + "releases/2.14/", wait_until="networkidle")
+    visit(page, served + "releases/2.14/")
     closed = page.evaluate(
         """() => Array.from(document.querySelectorAll('details.atlas-area')).filter(d => {
             let h = d.previousElementSibling; while (h && h.tagName !== 'H3') h = h.previousElementSibling;
@@ -102,7 +102,7 @@ def test_a_folded_area_shares_its_headings_row_on_a_phone(sized, served):
     """2.14 ran to 95 screens at 390 px, a folded area's heading and its fold on two rows each: on a
     phone the fold stands beside its heading; on a desktop, where areas are open, any fold is below."""
     page, width = sized
-    page.goto(served + "releases/2.14/", wait_until="networkidle")
+    visit(page, served + "releases/2.14/")
     if width >= 1400:
         page.evaluate("() => document.querySelectorAll('details.atlas-area').forEach(d => { d.open = false; })")
     else:  # atlas-page.js folds them once Material hands it the page (document$), which may follow networkidle
@@ -125,7 +125,7 @@ def test_the_table_of_contents_follows_the_reader(browser, served):
     context = browser.new_context(viewport={"width": 1400, "height": 900}, service_workers="block")
     try:
         page = context.new_page()
-        page.goto(served + "upgrade/?from=2.13&to=2.14", wait_until="networkidle")
+        visit(page, served + "upgrade/?from=2.13&to=2.14")
         page.locator("#upgrade-removals + ul").wait_for()
         assert page.evaluate(ACTIVE) == []
         page.evaluate("() => scrollTo(0, document.getElementById('upgrade-removals').offsetTop + 5)")
