@@ -69,10 +69,16 @@ def build_site(content_dir: Path, site_dir: Path, docs_dir: Path = DEFAULT_DOCS,
     site_dir, the index placed in it. Raises ContentError, MkDocsFailed or OSError, leaving
     site_dir as it was."""
     started = time.perf_counter()
-    site = site_model(Path(content_dir))
-    # The model lives until the build ends: the garbage collector need not walk its objects
-    # again at every collection MkDocs and the renderer trigger (README, Speed mechanisms).
-    gc.freeze()
+    # The model lives until the build ends: the garbage collector need not walk its objects,
+    # neither while it grows (the full collections that loading and enriching trigger walk all
+    # of it built so far) nor at every collection MkDocs and the renderer trigger after. So the
+    # collector is off while it is built, and it is frozen once built (README, Speed mechanisms).
+    gc.disable()
+    try:
+        site = site_model(Path(content_dir))
+        gc.freeze()
+    finally:
+        gc.enable()
     try:
         index = start_index(site, site_dir)  # made while the pages render and MkDocs runs
         try:
