@@ -111,7 +111,10 @@ def area_default(area: str, rules: tuple[AreaRule, ...]) -> AreaRule | None:
 def derived_features(area: str, given: tuple[str, ...], rules: tuple[AreaRule, ...]) -> tuple[str, ...]:
     """The feature a change carries by its area: its area's default, unless a hand tag or an
     entry's PR already puts it in that feature or one of its members (the more specific tag wins)."""
-    rule = area_default(area, rules)
+    return _derived(area_default(area, rules), given)
+
+
+def _derived(rule: AreaRule | None, given: tuple[str, ...]) -> tuple[str, ...]:
     if rule is None or any(fid in rule[2] for fid in given):
         return ()
     return (rule[1],)
@@ -128,11 +131,14 @@ def views_of(
     by_pr = dict(cited)
     areas = backend_areas(backends)
     ids = tuple(b.id for b in backends)
+    defaults: dict[str, AreaRule | None] = {}  # an area's default, looked up once for all its changes
     for change, anchor in zip(changes, urls.change_anchors(c.text for c in changes), strict=True):
         own = tuple(pr for pr in dict.fromkeys(change.prs) if pr not in anchored)
         anchored.update(own)
         given = tuple(dict.fromkeys(change.features + tuple(f for pr in change.prs for f in by_pr.get(pr, ()))))
-        derived = derived_features(change.area, given, rules)
+        if change.area not in defaults:
+            defaults[change.area] = area_default(change.area, rules)
+        derived = _derived(defaults[change.area], given)
         line = plain(record_line(change.text))  # read here once, for the ending, the inventory and scan
         ending = facts.ending_kind(change, line)  # for the upgrade group, the ledger and its checks
         group = upgrade_group(change, ending)
