@@ -19,7 +19,14 @@ from generator.render.render import render_all
 from tests.conftest import ROOT, real_model
 
 # The page kinds this issue bounds: their largest page must not grow with the number of releases.
-BOUNDED = ("home.md.j2", "feature_changes.md.j2", "timeline.md.j2", "backend.md.j2")  # and feature pages: see below
+BOUNDED = (  # and feature pages: see below
+    "home.md.j2",
+    "feature_changes.md.j2",
+    "timeline.md.j2",
+    "backend.md.j2",
+    "deprecations.md.j2",
+    "tiers.md.j2",
+)
 SCALE = 3
 # A page may grow a little with releases (a family's matrix has a column per release, the home page
 # a link per release); one that lists every release's changes grows with the scale itself.
@@ -212,34 +219,55 @@ def test_every_backend_entry_and_change_list_is_on_a_backend_page_and_the_pages_
                 assert row.cells == cut, (page.url, f.id)
 
 
-def test_the_deprecation_ledger_is_a_section_per_span_of_releases(grown):
-    """A search index takes a section of limited size (Zensical refused the 10x ledger as one):
-    the ledger gives each span of releases a heading and table of its own, and loses no row."""
-    site, files = grown
-    assert len(site.ledger_spans) == SCALE
-    assert tuple(row for span in site.ledger_spans for row in span.items) == site.ledger
-    page = files[urls.source(urls.DEPRECATIONS)].decode("utf-8")
-    for span in site.ledger_spans:
-        first, last, rows = span.first, span.last, span.items
-        heading = f"{{ #{urls.span_anchor(urls.LEDGER, first, last)} }}"
-        assert heading in page
-        section = page[page.index(heading) :].split("\n## ", 1)[0]
-        assert section.count("\n| [") == len(rows), (first, last)
+def _span_pages(site, files, template: str, first_url: str) -> set[tuple[str, str]]:
+    """The links of the pages of one template, a page per span of releases (model.page_spans): SCALE
+    of them at SCALE times the real content, the first at first_url, each linking to the others."""
+    pages = [p for p in site.pages if p.template == template]
+    assert len(pages) == SCALE and pages[0].url == first_url, [p.url for p in pages]
+    reached = set()
+    for page in pages:
+        links = _links(files[urls.source(page.url)].decode("utf-8"), page.url)
+        assert {p.url for p in pages if p is not page} <= {u for u, _ in links}, page.url
+        reached |= links
+    return reached
 
 
-def test_tiers_and_defaults_pages_give_each_span_or_release_a_section(grown):
-    """/tiers/ lists a tier's entries under a heading per span of releases; /upgrade/defaults/ the
-    changes of the newest releases and each earlier span a page of its own, a heading per release:
-    no section and no page grows with every release."""
+def _target(url: str) -> tuple[str, str]:
+    page, _, anchor = url.partition("#")
+    return page, anchor
+
+
+def test_every_ledger_row_is_on_a_deprecations_page_and_the_pages_link_each_other(grown):
+    """The deprecation ledger is a page per span of releases (issue 47), the newest at
+    /deprecations/: every row (its deprecation and the release it was deprecated in) and every
+    removal of an earlier deprecation is linked from one of them, and each page links to the others."""
     site, files = grown
-    tiers = files[urls.source(urls.TIERS)].decode("utf-8")
-    for tier_id, spans in site.entries_by_tier.items():
-        assert sum(len(span.items) for span in spans) == sum(
-            1 for r in site.releases for e in r.entries if e.tier == tier_id
-        )
-        for span in spans if len(spans) > 1 else ():
-            assert f"{{ #{urls.span_anchor(tier_id, span.first, span.last)} }}" in tiers
-    assert max(len(spans) for spans in site.entries_by_tier.values()) == SCALE
+    reached = _span_pages(site, files, "deprecations.md.j2", urls.DEPRECATIONS)
+    rows = {_target(row.url) for row in site.ledger}
+    rows |= {(urls.release(row.deprecated_in), row.announced_at) for row in site.ledger}
+    removals = {(urls.release(r.version), v.anchor) for r, v in site.earlier_removals}
+    assert len(site.ledger) > 100 and removals and rows | removals <= reached, sorted(rows - reached)[:3]
+
+
+def test_every_tier_entry_is_on_a_tiers_page_and_the_pages_link_each_other(grown):
+    """/tiers/ lists each tier's entries of the newest span of releases, /tiers/X.Y-X.Y/ those of each
+    earlier span (issue 47): every entry announced with a tier is linked from one of them, under its
+    tier's heading, and each page links to the others."""
+    site, files = grown
+    reached = _span_pages(site, files, "tiers.md.j2", urls.TIERS)
+    entries = {(urls.release(r.version), urls.entry_anchor(e.id)) for r in site.releases for e in r.entries if e.tier}
+    assert len(entries) > 500 and entries <= reached, sorted(entries - reached)[:3]
+    for page in (p for p in site.pages if p.template == "tiers.md.j2"):
+        text = files[urls.source(page.url)].decode("utf-8")
+        for tier, mine in page.context["span"].items:
+            section = text[text.index(f"{{ #{tier.id} }}") :].split("\n## ", 1)[0]
+            assert section.count("\n- [") == len(mine), (page.url, tier.id)
+
+
+def test_the_defaults_pages_give_each_release_a_section(grown):
+    """/upgrade/defaults/ lists the changes of the newest releases and each earlier span a page of
+    its own, a heading per release: no section and no page grows with every release."""
+    site, files = grown
     defaults = [p for p in site.pages if p.template == "defaults.md.j2"]
     assert defaults[0].url == urls.UPGRADE_DEFAULTS and len(defaults) == len(site.defaults_pages) > 1
     for page, span in zip(defaults, site.defaults_pages, strict=True):

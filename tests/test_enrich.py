@@ -442,11 +442,13 @@ def test_contributors_list_their_work_under_a_unique_slug(site):
     assert urls.slugify("Łukasz Ñandú") == "ukasz-nandu"
 
 
-def test_entries_by_tier_are_newest_first_by_span_of_releases(site):
-    [span] = site.entries_by_tier["beta"]  # the fixture's two releases are one span
-    assert (span.first, span.last) == ("2.7", "2.8")
-    assert [(e.release, e.id) for e in span.items] == [("2.7", "widget-compiler")]
-    assert site.entries_by_tier["prototype"] == ()
+def test_the_tiers_page_lists_every_tier_with_its_entries_newest_first(site):
+    [page] = site.tier_pages  # the fixture's two releases are one span: /tiers/ alone
+    assert (page.first, page.last) == ("2.7", "2.8")
+    by_tier = {t.id: [(e.release, e.id) for e in entries] for t, entries in page.items}
+    assert list(by_tier) == [t.id for t in site.content.tiers]
+    assert by_tier["beta"] == [("2.7", "widget-compiler")]
+    assert by_tier["prototype"] == []
 
 
 # ---------------------------------------------------------------- home

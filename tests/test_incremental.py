@@ -98,7 +98,7 @@ def test_an_edit_to_a_release_summary_computes_again_only_what_holds_that_releas
     # 2.14's file was read again, so its entries are new objects: equal ones, the summary aside.
     assert after.latest.entries == before.latest.entries
     # Made from entries, catalogue and change lists, none of which changed: the same objects.
-    for name in ("features", "timeline", "contributors", "ledger", "symbol_pages", "entries_by_tier", "tier_levels"):
+    for name in ("features", "timeline", "contributors", "ledger", "symbol_pages", "tier_pages", "tier_levels"):
         assert getattr(after, name) is getattr(before, name), name
     assert after.home.story is before.home.story
     for version in before.versions[:-1]:

@@ -54,8 +54,6 @@ from ..model.content import (
     Tier,
     Vocabulary,
     applies_to,
-    page_spans,
-    release_spans,
     version_key,
 )
 from ..model.errors import ContentError, Problem, did_you_mean
@@ -103,8 +101,8 @@ def enrich(content: Content, session: Session | None = None) -> Site:
         timeline=d(lifecycle.timeline, eras, tiers, features),
         ledger=ledger,
         ledger_overdue=sum(1 for row in ledger if row.overdue),
-        ledger_spans=d(facts.ledger_spans, ledger, versions),
-        earlier_removals=d(facts.earlier_removals, releases, views),
+        earlier_removals=(earlier := d(facts.earlier_removals, releases, views)),
+        ledger_pages=d(facts.ledger_pages, ledger, earlier, versions),
         feature_changes=feature_changes,
         feature_changes_by_release=d(changeviews.feature_changes_by_release, feature_changes),
         defaults=defaults,
@@ -113,7 +111,7 @@ def enrich(content: Content, session: Session | None = None) -> Site:
             r.version: d(_release_view, r, content.vocabularies, tiers, backends, vs, ps, key=r.version)
             for r, vs, ps in zip(releases, views, patches, strict=True)
         },
-        entries_by_tier=d(_entries_by_tier, tiers, entries, versions),
+        tier_pages=d(_tier_pages, tiers, entries, versions),
         symbol_pages=_symbols(d, releases, views, content.retired),
         source_date_epoch=calendar.timegm(max(r.date for r in releases).timetuple()),
         change_lists=tuple(r.version for r in releases if r.changes),
@@ -262,33 +260,28 @@ def _defaults(releases: tuple[Release, ...], views: tuple) -> tuple:
 
 
 def _defaults_pages(defaults: tuple, versions: tuple[str, ...]) -> tuple:
-    """The default and behaviour changes by release, newest first, cut into pages (model.page_spans):
+    """The default and behaviour changes by release, newest first, cut into pages (facts.span_pages):
     (first, last, ReleaseChanges of each release with one) of /upgrade/defaults/ and of each earlier
     span that has any."""
     by_release = changeviews.by_release(defaults)
-    pages = []
-    for n, (start, stop) in enumerate(page_spans(versions)):
-        span = versions[start:stop]
-        mine = tuple(rc for rc in by_release if rc.release.version in span)
-        if mine or n == 0:
-            pages.append(Span(span[0], span[-1], mine))
-    return tuple(pages)
+
+    def page_of(span: tuple[str, ...]) -> Span:
+        return Span(span[0], span[-1], tuple(rc for rc in by_release if rc.release.version in span))
+
+    return facts.span_pages(versions, page_of, lambda page: page.items)
 
 
-def _entries_by_tier(tiers: tuple[Tier, ...], entries: tuple[tuple[Entry, ...], ...], versions) -> dict:
-    """tier id -> (Span, ...): the entries announced with it, newest first, by
-    span of releases (model.release_spans), newest span first, spans without one left out. The
-    tiers page gives each span a section once there are two, so none grows with every release."""
-    everything = [e for mine in reversed(entries) for e in mine]
-    out = {}
-    for t in tiers:
-        mine = [e for e in everything if e.tier == t.id]
-        out[t.id] = tuple(
-            Span(span[0], span[-1], group)
-            for span in reversed(release_spans(versions))
-            if (group := tuple(e for e in mine if e.release in span))
-        )
-    return out
+def _tier_pages(tiers: tuple[Tier, ...], entries: tuple[tuple[Entry, ...], ...], versions) -> tuple:
+    """/tiers/ and a page per earlier span of releases (facts.span_pages): each a Span of
+    (Tier, the entries of the span announced with it, newest first) for every tier, an earlier
+    span only where some tier has one."""
+    by_version = dict(zip(versions, entries, strict=True))
+
+    def page_of(span: tuple[str, ...]) -> Span:
+        everything = [e for v in reversed(span) for e in by_version[v]]
+        return Span(span[0], span[-1], tuple((t, tuple(e for e in everything if e.tier == t.id)) for t in tiers))
+
+    return facts.span_pages(versions, page_of, lambda page: any(mine for _, mine in page.items))
 
 
 def _tier_levels(tiers: tuple[Tier, ...], vocabularies: tuple[Vocabulary, ...]) -> tuple[TierLevel, ...]:

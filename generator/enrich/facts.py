@@ -38,12 +38,12 @@ from ..model.computed import (
     Ending,
     Feature,
     Inference,
+    LedgerPage,
     LedgerRow,
     NameEnding,
-    Span,
     Standing,
 )
-from ..model.content import Entry, Release, release_spans, version_key
+from ..model.content import Entry, Release, page_spans, version_key
 from ..model.stops import Cited
 
 ENDING_VERBS = {
@@ -350,16 +350,28 @@ def _deprecated_by(ending: Ending, version: str, view: ChangeView) -> Ending:
     return replace(ending, deprecated_in=version, evidence=evidence)
 
 
-def ledger_spans(ledger: tuple[LedgerRow, ...], versions: tuple[str, ...]) -> tuple[Span, ...]:
-    """A Span of the ledger's rows by the span of releases (model.release_spans) they
-    were deprecated in; oldest first, spans without a row left out. The
-    ledger page gives each a section, so none grows past what a search index takes a section."""
-    spans = []
-    for span in release_spans(versions):
-        rows = tuple(r for r in ledger if r.deprecated_in in span)
-        if rows:
-            spans.append(Span(span[0], span[-1], rows))
-    return tuple(spans)
+def span_pages(versions: tuple[str, ...], page_of, holds) -> tuple:
+    """A list by release cut into pages (model.page_spans), newest first: page_of(the span's
+    versions) for each, the first (the list's usual address) always, an earlier one only where it
+    `holds` something. The ledger, /tiers/ and /upgrade/defaults/ are cut by this one rule."""
+    pages = []
+    for n, (start, stop) in enumerate(page_spans(versions)):
+        page = page_of(versions[start:stop])
+        if n == 0 or holds(page):
+            pages.append(page)
+    return tuple(pages)
+
+
+def ledger_pages(ledger: tuple[LedgerRow, ...], removals: tuple, versions: tuple[str, ...]) -> tuple[LedgerPage, ...]:
+    """The deprecation ledger's pages (span_pages): the rows deprecated in each span of releases,
+    in the ledger's order, and the span's removals of earlier deprecations (earlier_removals)."""
+
+    def page_of(span: tuple[str, ...]) -> LedgerPage:
+        within = set(span)
+        rows = tuple(r for r in ledger if r.deprecated_in in within)
+        return LedgerPage(span[0], span[-1], rows, tuple(p for p in removals if p[0].version in within))
+
+    return span_pages(versions, page_of, lambda page: page.items or page.removals)
 
 
 _SAYS_DEPRECATED = re.compile(r"\bdeprecated\b", re.IGNORECASE)

@@ -220,9 +220,9 @@ class Family:
 
 @dataclass(frozen=True)
 class Span:
-    """What a list holds in a span of releases (model.page_spans, model.release_spans): a page or a
-    section of its own. A dataclass, not a tuple led by text: live preview then compares only the
-    fields a page read (generator.render.reads)."""
+    """What a list holds in a span of releases (model.page_spans): a page of its own. A dataclass,
+    not a tuple led by text: live preview then compares only the fields a page read
+    (generator.render.reads)."""
 
     first: str  # the span's first release
     last: str  # its last
@@ -461,6 +461,17 @@ class LedgerRow:
 
 
 @dataclass(frozen=True)
+class LedgerPage:
+    """A page of the deprecation ledger (facts.ledger_pages): /deprecations/ for the newest span of
+    releases (model.page_spans), /deprecations/X.Y-X.Y/ for each earlier one."""
+
+    first: str  # the span's first release
+    last: str  # its last
+    items: tuple[LedgerRow, ...]  # the rows deprecated in the span, in the ledger's order
+    removals: tuple[tuple[Release, ChangeView], ...]  # the span's removals of earlier deprecations
+
+
+@dataclass(frozen=True)
 class TierLevel:
     """One row of the table that lines the two tier vocabularies up."""
 
@@ -492,7 +503,7 @@ class Site:
     timeline: tuple[Matrix, ...]  # the timeline pages, newest first: /timeline/, then earlier spans (model.page_spans)
     ledger: tuple[LedgerRow, ...]
     ledger_overdue: int
-    ledger_spans: tuple[Span, ...]  # the ledger (LedgerRow items) by span of releases (facts.ledger_spans)
+    ledger_pages: tuple[LedgerPage, ...]  # the ledger and earlier_removals by page, newest first
     earlier_removals: tuple[tuple[Release, ChangeView], ...]  # removals of what was deprecated before the change lists
     defaults: tuple[tuple[Release, ChangeView], ...]  # default and behaviour changes, newest first
     defaults_pages: tuple[
@@ -501,7 +512,7 @@ class Site:
     feature_changes: dict = field(hash=False)  # feature id -> ((Release, ChangeView), ...), newest first
     feature_changes_by_release: dict = field(hash=False)  # feature id -> (ReleaseChanges, ...), newest first
     release_views: dict = field(hash=False)  # version -> ReleaseView
-    entries_by_tier: dict = field(hash=False)  # tier id -> (Span of its entries newest first, ...), newest span first
+    tier_pages: tuple[Span, ...]  # /tiers/, then earlier spans: items ((Tier, its entries newest first), ...)
     symbol_pages: dict = field(hash=False)  # module path -> SymbolModule, by path: the /symbols/ pages
     source_date_epoch: int  # the newest release date, for reproducible builds
     change_lists: tuple[str, ...]  # releases whose release-note change list is imported, oldest first

@@ -447,24 +447,20 @@ CHANGE_LABELS = {
 DUE_STATUS = {"due": "due", "overdue": "overdue", "deprecated": "undated"}
 
 RELEASE_SPAN = 15
-"""Releases to a span, counted from the first release: an earlier timeline or defaults page
-(page_spans), a section of the deprecation ledger (facts.ledger_spans) or of /tiers/ each hold one,
-so none grows with every release (issue 36). A span's address and anchor stay as releases come."""
+"""Releases to a span, counted from the first release: an earlier page of the timeline, a backend,
+the defaults, the deprecation ledger or /tiers/ holds one (page_spans), so none grows with every
+release (issues 36, 47). A span's address stays as releases come."""
 
 
 def page_spans(versions: tuple[str, ...]) -> tuple[tuple[int, int], ...]:
     """(start, stop) indexes into versions (oldest first) of the pages a list by release is cut
     into, newest first: the newest RELEASE_SPAN releases (its first page, /timeline/), then every
-    span of release_spans that holds a release the first page does not show (/timeline/2.0-2.14/)."""
+    span of RELEASE_SPAN counted from the first release that holds a release the first page does
+    not show (/timeline/2.0-2.14/)."""
     n = len(versions)
     newest = (max(0, n - RELEASE_SPAN), n)
     earlier = [(k, min(k + RELEASE_SPAN, n)) for k in range(0, newest[0], RELEASE_SPAN)]
     return (newest, *reversed(earlier))
-
-
-def release_spans(versions: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
-    """The versions (oldest first) cut into spans of RELEASE_SPAN, counted from the first; oldest first."""
-    return tuple(versions[k : k + RELEASE_SPAN] for k in range(0, len(versions), RELEASE_SPAN))
 
 
 """A ledger row's status (LedgerRow.status, but "removed") as the home page's list words it."""

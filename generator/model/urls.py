@@ -294,14 +294,17 @@ MEMBER_ACTIONS = "member-actions"  # a family's members' changes an upgrade must
 KNOWN_ISSUES = "known-issues"  # a release page's tracked regressions, above its features
 
 
-def span_anchor(section: str, first: str, last: str) -> str:
-    """A section's part for the releases first to last (a span, model.release_spans):
-    ('deprecated', '2.0', '2.14') -> 'deprecated-2-0-2-14' (the ledger's), ('beta', …) on /tiers/."""
-    return f"{section}-{first}-{last}".replace(".", "-")
+def deprecations_span(first: str, last: str) -> str:
+    """The deprecation ledger of an earlier span of releases: ('2.0', '2.14') -> 'deprecations/2.0-2.14/'."""
+    return f"{DEPRECATIONS}{first}-{last}/"
+
+
+def tiers_span(first: str, last: str) -> str:
+    """The entries of each tier of an earlier span of releases: ('2.0', '2.14') -> 'tiers/2.0-2.14/'."""
+    return f"{TIERS}{first}-{last}/"
 
 
 RULES = "how-the-atlas-states"  # /tiers/: how every page states a feature's standing and ending
-LEDGER = "deprecated"  # the deprecation ledger's sections by span: span_anchor(LEDGER, first, last)
 
 
 def upgrade(start: str, end: str) -> str:

@@ -122,6 +122,20 @@ def backend_span_description(view, page) -> str:
     )
 
 
+def ledger_span_description(span) -> str:
+    """A page of the deprecation ledger for an earlier span of releases (facts.ledger_pages)."""
+    return (
+        f"PyTorch features and APIs deprecated in releases {span.first} to {span.last}: "
+        f"{_plural(len(span.items), 'deprecation')}, each with the removal announced and the release that removed it."
+    )
+
+
+def tiers_span_description(span) -> str:
+    """A page of the features an earlier span of releases announced, by tier (Site.tier_pages)."""
+    counts = ", ".join(f"{len(entries)} {t.name}" for t, entries in span.items if entries)
+    return f"The features PyTorch {span.first} to {span.last} announced, by the tier each was announced with: {counts}."
+
+
 def backend_changes_description(site: Site, view, release) -> str:
     """One backend's changes in one release, with their breaking and deprecation counts."""
     count = next(c for c in view.change_counts if c.release.version == release.version)

@@ -160,6 +160,10 @@ def _site_pages(site: Site) -> Iterator[Page]:
             view = {"matrix": site.timeline[0], "spans": _timeline_spans(site)}
         if url == urls.UPGRADE_DEFAULTS:
             view = {"span": site.defaults_pages[0], "spans": _defaults_spans(site)}
+        if url == urls.DEPRECATIONS:
+            view = _ledger_views(site)[0]
+        if url == urls.TIERS:
+            view = _tier_views(site)[0]
         yield Page(url, template, title, description, view, source)
     for span in site.defaults_pages[1:]:
         first, last = span.first, span.last
@@ -181,6 +185,7 @@ def _site_pages(site: Site) -> Iterator[Page]:
             {"matrix": matrix, "spans": _timeline_spans(site)},
             "releases/*.yaml",
         )
+    yield from _ledger_and_tier_pages(site)
     yield Page(
         urls.SPEED,
         "speed.md.j2",
@@ -213,6 +218,42 @@ def _backend_spans(view) -> tuple[tuple[str, str, str], ...]:
     b = view.backend.id
     spans = [(p.first, p.last) for p in view.pages]
     return _span_links(spans, urls.backend(b), lambda first, last: urls.backend_span(b, first, last))
+
+
+def _ledger_views(site: Site) -> list[dict]:
+    """The view of each page of the deprecation ledger (facts.ledger_pages), newest first."""
+    spans = _span_links([(s.first, s.last) for s in site.ledger_pages], urls.DEPRECATIONS, urls.deprecations_span)
+    return [{"span": span, "spans": spans} for span in site.ledger_pages]
+
+
+def _tier_views(site: Site) -> list[dict]:
+    """The view of /tiers/ and of each page of an earlier span's entries by tier (Site.tier_pages)."""
+    spans = _span_links([(s.first, s.last) for s in site.tier_pages], urls.TIERS, urls.tiers_span)
+    return [{"span": span, "spans": spans} for span in site.tier_pages]
+
+
+def _ledger_and_tier_pages(site: Site) -> Iterator[Page]:
+    """The earlier spans' pages of the deprecation ledger and of /tiers/ (the newest are in _FIXED)."""
+    for view in _ledger_views(site)[1:]:
+        first, last = view["span"].first, view["span"].last
+        yield Page(
+            urls.deprecations_span(first, last),
+            "deprecations.md.j2",
+            f"Deprecations {first}–{last}",
+            describe.ledger_span_description(view["span"]),
+            view,
+            "releases/*.yaml, changes/*.yaml",
+        )
+    for view in _tier_views(site)[1:]:
+        first, last = view["span"].first, view["span"].last
+        yield Page(
+            urls.tiers_span(first, last),
+            "tiers.md.j2",
+            f"Tiers {first}–{last}",
+            describe.tiers_span_description(view["span"]),
+            view,
+            "tiers.yaml, releases/*.yaml",
+        )
 
 
 def _symbol_pages(site: Site) -> Iterator[Page]:
