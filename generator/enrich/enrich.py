@@ -65,9 +65,8 @@ from .families import families as families_of
 
 
 def enrich(content: Content, session: Session | None = None) -> Site:
-    """The complete Site from validated content: a list of derivations, each a function of exactly
-    what it is given (generator.util.session), so live preview's `session` runs again only those
-    whose arguments changed."""
+    """The complete Site from validated content: a list of derivations, each a function of exactly what
+    it is given (generator.util.session), so live preview's `session` reruns only those whose arguments changed."""
     s = session if session is not None else Session()
     d = s.derive
     releases, tiers, backends, catalogue = content.releases, content.tiers, content.backends, content.catalogue
@@ -99,7 +98,8 @@ def enrich(content: Content, session: Session | None = None) -> Site:
         area_by_id={a.id: a for a in content.areas},
         tier_levels=d(_tier_levels, tiers, content.vocabularies),
         backend_views=_backend_views(d, content, features, views, eras),
-        contributors=d(_contributors, releases),
+        contributors=(people := d(_contributors, releases)),
+        contributor_pages=d(_contributor_pages, people, versions),
         timeline=d(lifecycle.timeline, eras, tiers, features),
         ledger=ledger,
         ledger_overdue=sum(1 for row in ledger if row.overdue),
@@ -486,6 +486,23 @@ def _contributors(releases: tuple[Release, ...]) -> tuple[Contributor, ...]:
         slugs[name] = slug
         out.append(Contributor(name, slug, tuple(work[name])))
     return tuple(out)
+
+
+def _contributor_pages(contributors: tuple[Contributor, ...], versions: tuple[str, ...]) -> tuple[Span, ...]:
+    """The contributors cut into pages (model.page_spans), newest first: /contributors/ and a page per
+    earlier span that credits anyone, each listing the contributors with work in its releases (by
+    name, as `contributors`), each with that work only."""
+    pages = []
+    for n, (start, stop) in enumerate(page_spans(versions)):
+        span = set(versions[start:stop])
+        mine = tuple(
+            Contributor(c.name, c.slug, work)
+            for c in contributors
+            if (work := tuple(w for w in c.work if w.release in span))
+        )
+        if mine or n == 0:
+            pages.append(Span(versions[start], versions[stop - 1], mine))
+    return tuple(pages)
 
 
 # ---------------------------------------------------------------- the upgrade guide between two releases

@@ -488,7 +488,8 @@ class Site:
     area_by_id: dict = field(hash=False)
     tier_levels: tuple[TierLevel, ...]
     backend_views: tuple[BackendView, ...]
-    contributors: tuple[Contributor, ...]
+    contributors: tuple[Contributor, ...]  # every named contributor with all their work, by name
+    contributor_pages: tuple[Span, ...]  # the same by span (Contributor items, work of the span only), a page each
     timeline: tuple[Matrix, ...]  # the timeline pages, newest first: /timeline/, then earlier spans (model.page_spans)
     ledger: tuple[LedgerRow, ...]
     ledger_overdue: int

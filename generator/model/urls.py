@@ -103,6 +103,11 @@ def timeline_span(first: str, last: str) -> str:
     return f"{TIMELINE}{first}-{last}/"
 
 
+def contributors_span(first: str, last: str) -> str:
+    """The named contributors of earlier releases: ('2.0', '2.14') -> 'contributors/2.0-2.14/'."""
+    return f"{CONTRIBUTORS}{first}-{last}/"
+
+
 def defaults_span(first: str, last: str) -> str:
     """The default and behaviour changes of earlier releases: ('2.0', '2.14') -> 'upgrade/defaults/2.0-2.14/'."""
     return f"{UPGRADE_DEFAULTS}{first}-{last}/"

@@ -122,6 +122,14 @@ def backend_span_description(view, page) -> str:
     )
 
 
+def contributors_span_description(span) -> str:
+    """The contributors page of an earlier span of releases (a computed.Span of Contributor items)."""
+    return (
+        f"{_plural(len(span.items), 'person', 'people')} the PyTorch {span.first} to {span.last} release posts "
+        "credit by name, and for what."
+    )
+
+
 def backend_changes_description(site: Site, view, release) -> str:
     """One backend's changes in one release, with their breaking and deprecation counts."""
     count = next(c for c in view.change_counts if c.release.version == release.version)

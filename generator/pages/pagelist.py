@@ -160,7 +160,10 @@ def _site_pages(site: Site) -> Iterator[Page]:
             view = {"matrix": site.timeline[0], "spans": _timeline_spans(site)}
         if url == urls.UPGRADE_DEFAULTS:
             view = {"span": site.defaults_pages[0], "spans": _defaults_spans(site)}
+        if url == urls.CONTRIBUTORS:
+            view = {"span": site.contributor_pages[0], "spans": _contributor_spans(site)}
         yield Page(url, template, title, description, view, source)
+    yield from _contributor_span_pages(site)
     for span in site.defaults_pages[1:]:
         first, last = span.first, span.last
         yield Page(
@@ -205,6 +208,25 @@ def _timeline_spans(site: Site) -> tuple[tuple[str, str, str], ...]:
 def _defaults_spans(site: Site) -> tuple[tuple[str, str, str], ...]:
     spans = [(s.first, s.last) for s in site.defaults_pages]
     return _span_links(spans, urls.UPGRADE_DEFAULTS, urls.defaults_span)
+
+
+def _contributor_spans(site: Site) -> tuple[tuple[str, str, str], ...]:
+    spans = [(s.first, s.last) for s in site.contributor_pages]
+    return _span_links(spans, urls.CONTRIBUTORS, urls.contributors_span)
+
+
+def _contributor_span_pages(site: Site) -> Iterator[Page]:
+    """/contributors/X.Y-X.Y/: the named contributors of each earlier span of releases."""
+    spans = _contributor_spans(site)
+    for span, (first, last, url) in zip(site.contributor_pages[1:], spans[1:], strict=True):
+        yield Page(
+            url,
+            "contributors.md.j2",
+            f"Contributors {first}–{last}",
+            describe.contributors_span_description(span),
+            {"span": span, "spans": spans},
+            "releases/*.yaml",
+        )
 
 
 def _backend_spans(view) -> tuple[tuple[str, str, str], ...]:
