@@ -14,12 +14,19 @@ from bench.corpus import make_corpus
 from generator.enrich import lifecycle
 from generator.model import urls
 from generator.model.computed import CHANGES_ON_PAGE
+from generator.model.content import page_spans
 from generator.pipeline.build import site_model
 from generator.render.render import render_all
 from tests.conftest import ROOT, real_model
 
 # The page kinds this issue bounds: their largest page must not grow with the number of releases.
-BOUNDED = ("home.md.j2", "feature_changes.md.j2", "timeline.md.j2", "backend.md.j2")  # and feature pages: see below
+BOUNDED = (
+    "home.md.j2",
+    "feature_changes.md.j2",
+    "timeline.md.j2",
+    "backend.md.j2",
+    "contributors.md.j2",
+)  # and feature pages: see below
 SCALE = 3
 # A page may grow a little with releases (a family's matrix has a column per release, the home page
 # a link per release); one that lists every release's changes grows with the scale itself.
@@ -247,3 +254,31 @@ def test_tiers_and_defaults_pages_give_each_span_or_release_a_section(grown):
         for rc in span.items:
             assert f"{{ #{urls.release_anchor(rc.release.version)} }}" in text
     assert sum(len(rc.own) for span in site.defaults_pages for rc in span.items) == len(site.defaults)
+
+
+def test_every_contributors_work_is_on_a_contributors_page_and_the_pages_link_each_other(grown):
+    """The contributors are a page per span of releases (issue 47), the newest at /contributors/:
+    every named contributor's every piece of work is linked, under their heading, from the page of
+    its release's span and from no other, and each page links to the others."""
+    site, files = grown
+    pages = [p for p in site.pages if p.template == "contributors.md.j2"]
+    assert len(pages) == SCALE and pages[0].url == urls.CONTRIBUTORS
+    assert len({p.title for p in pages}) == len({p.description for p in pages}) == SCALE
+    reached = set()
+    for page in pages:
+        text = files[urls.source(page.url)].decode("utf-8")
+        assert {p.url for p in pages if p is not page} <= {u for u, _ in _links(text, page.url)}, page.url
+        sections = text.split("\n## ")[1:]
+        for section in sections:
+            slug = section[section.index("{ #") + 3 : section.index(" }")]
+            reached |= {(page.url, slug, u, a) for u, a in _links(section, page.url)}
+    page_of = {}  # release -> the address of its span's page
+    for n, (start, stop) in enumerate(page_spans(site.versions)):
+        first, last = site.versions[start], site.versions[stop - 1]
+        page_of |= dict.fromkeys(site.versions[start:stop], urls.contributors_span(first, last) if n else pages[0].url)
+    wanted = {
+        (page_of[w.release], c.slug, urls.release(w.release), urls.entry_anchor(w.entry.id))
+        for c in site.contributors
+        for w in c.work
+    }
+    assert len(wanted) > SCALE * 10 and wanted == reached, (sorted(wanted - reached)[:3], sorted(reached - wanted)[:3])
