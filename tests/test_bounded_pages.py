@@ -282,3 +282,8 @@ def test_every_contributors_work_is_on_a_contributors_page_and_the_pages_link_ea
         for w in c.work
     }
     assert len(wanted) > SCALE * 10 and wanted == reached, (sorted(wanted - reached)[:3], sorted(reached - wanted)[:3])
+    # A release page's "all contributors" link leads to the page that lists its named contributors.
+    for release in site.releases:
+        if site.release_views[release.version].people:
+            text = files[urls.source(urls.release(release.version))].decode("utf-8")
+            assert (page_of[release.version], "") in _links(text, urls.release(release.version)), release.version

@@ -229,6 +229,15 @@ def _contributor_span_pages(site: Site) -> Iterator[Page]:
         )
 
 
+def _contributors_page_of(site: Site) -> dict[str, str]:
+    """Each release's contributors page: the page of the span holding it (the newest where two do)."""
+    out: dict[str, str] = {}
+    for span, (_, _, url) in zip(site.contributor_pages, _contributor_spans(site), strict=True):
+        for v in site.versions[site.versions.index(span.first) : site.versions.index(span.last) + 1]:
+            out.setdefault(v, url)
+    return out
+
+
 def _backend_spans(view) -> tuple[tuple[str, str, str], ...]:
     """A backend's pages (computed.BackendPage): the newest span at /backends/<id>/, each earlier
     one at /backends/<id>/X.Y-X.Y/."""
@@ -268,6 +277,7 @@ def _symbol_pages(site: Site) -> Iterator[Page]:
 
 
 def _release_pages(site: Site) -> Iterator[Page]:
+    people = _contributors_page_of(site)
     for release in site.releases:
         v = release.version
         yield Page(
@@ -275,7 +285,7 @@ def _release_pages(site: Site) -> Iterator[Page]:
             "release.md.j2",
             f"PyTorch {v}",
             describe.release_description(site, release),
-            {"release": release, "view": site.release_views[v]},
+            {"release": release, "view": site.release_views[v], "people": people.get(v, urls.CONTRIBUTORS)},
             release.source_file + (f", changes/{v}.yaml" if release.changes else ""),
         )
 
