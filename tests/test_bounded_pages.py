@@ -18,8 +18,9 @@ from generator.pipeline.build import site_model
 from generator.render.render import render_all
 from tests.conftest import ROOT, real_model
 
-# The page kinds this issue bounds: their largest page must not grow with the number of releases.
-BOUNDED = ("home.md.j2", "feature_changes.md.j2", "timeline.md.j2", "backend.md.j2")  # and feature pages: see below
+# The page kinds this issue bounds: their largest page must not grow with the number of releases
+# (and feature pages: see below).
+BOUNDED = ("home.md.j2", "feature_changes.md.j2", "timeline.md.j2", "backend.md.j2", "symbol_name.md.j2")
 SCALE = 3
 # A page may grow a little with releases (a family's matrix has a column per release, the home page
 # a link per release); one that lists every release's changes grows with the scale itself.
@@ -210,6 +211,44 @@ def test_every_backend_entry_and_change_list_is_on_a_backend_page_and_the_pages_
                     f.entries, upto, site.content.tiers, True, lifecycle.gone_after(f), backend, span.first
                 )
                 assert row.cells == cut, (page.url, f.id)
+
+
+def test_every_use_of_a_name_is_on_one_of_its_pages_and_the_pages_link_each_other(grown):
+    """A name's own page is a page per span of releases with a use (issue 47), the newest at
+    /symbols/<module>/<name>/: every use of the name, linked to its anchor on its release page, is
+    on the page of its release's span, whose opening sentence counts what it lists and the total;
+    each page links to the others."""
+    site, files = grown
+    by_name = defaultdict(list)
+    for page in site.pages:
+        if page.template == "symbol_name.md.j2":
+            by_name[page.context["module"], page.context["symbol"].name].append(page)
+    names = {(m.name, s.name): s for m in site.symbol_pages.values() for s in m.symbols if s.more}
+    assert by_name.keys() == names.keys()
+    assert len(by_name["torch", "torch.compile"]) == SCALE  # named in every release's copy
+    for (module, name), mine in by_name.items():
+        assert mine[0].url == urls.symbol_name_page(module, name), name
+        symbol, reached, listed = names[module, name], set(), 0
+        for page in mine:
+            text = files[urls.source(page.url)].decode("utf-8")
+            links = _links(text, page.url)
+            assert {p.url for p in mine if p is not page} <= {u for u, _ in links}, page.url
+            span = page.context["span"]
+            own = set(site.versions[site.versions.index(span.first) : site.versions.index(span.last) + 1])
+            to_releases = {(u, a) for u, a in links if u.startswith(urls.RELEASES)}
+            assert {urls.version_of(u) for u, _ in to_releases} <= own, page.url
+            if len(mine) > 1:
+                said = re.search(r"newest first: ([0-9,]+) of its ([0-9,]+)\.", text)
+                held = text.count("<li>")
+                assert said and said.groups() == (f"{held:,}", f"{len(symbol.uses):,}"), page.url
+            reached |= to_releases
+            listed += len(to_releases)
+        assert listed == len(reached), name  # no use on two pages
+        wanted = {
+            (urls.release(u.release), u.change.anchor if u.change else urls.entry_anchor(u.entry.id))
+            for u in symbol.uses
+        }
+        assert wanted <= reached, (name, sorted(wanted - reached)[:3])
 
 
 def test_the_deprecation_ledger_is_a_section_per_span_of_releases(grown):

@@ -167,7 +167,7 @@ def _symbols(d, releases: tuple[Release, ...], views: tuple, retired: tuple[Reti
         d(_named_in, r.version, r.entries, vs, key=r.version)
         for r, vs in zip(reversed(releases), reversed(views), strict=True)
     )
-    return d(_symbol_pages, named, retired)
+    return d(_symbol_pages, named, retired, tuple(r.version for r in releases))
 
 
 def _coverage(releases: tuple[Release, ...], planned: tuple[PlannedRelease, ...], as_of: dt.date | None) -> Coverage:
@@ -378,14 +378,17 @@ def _backend_spans(matrices: tuple[Matrix, ...], entries: tuple, counts: tuple[C
     return tuple(out)
 
 
-def _symbol_pages(named: tuple[tuple, ...], retired: tuple[RetiredSymbol, ...] = ()) -> dict[str, SymbolModule]:
+def _symbol_pages(
+    named: tuple[tuple, ...], retired: tuple[RetiredSymbol, ...] = (), versions: tuple[str, ...] = ()
+) -> dict[str, SymbolModule]:
     """The /symbols/ pages: every `torch.*` name, on its module's page, with what names it; and
     the names a page no longer lists (content/symbols.yaml), kept on it.
 
     A name retired as `still_named` (the notes write it, but it is no API) is left out before the
     pages are cut, so it makes no module of its own.
 
-    `named`: each release's (name, SymbolUse) pairs (`_named_in`), newest release first.
+    `named`: each release's (name, SymbolUse) pairs (`_named_in`), newest release first;
+    `versions` every release, oldest first: a name's own pages are cut by them (`_name_pages`).
 
     Raises ContentError for a retired name its page still lists, or whose successor no page lists.
     """
@@ -398,7 +401,8 @@ def _symbol_pages(named: tuple[tuple, ...], retired: tuple[RetiredSymbol, ...] =
     by_page: dict[str, list[Symbol]] = defaultdict(list)
     for name in sorted(uses):
         page = symbols.page_of(name, module_paths)
-        by_page[page].append(Symbol(name, name[len(page) + 1 :], tuple(uses[name])))
+        symbol = Symbol(name, name[len(page) + 1 :], tuple(uses[name]))
+        by_page[page].append(replace(symbol, pages=_name_pages(symbol.uses, versions)) if symbol.more else symbol)
     kept = _retired(retired, {name: symbols.page_of(name, module_paths) for name in uses})
     return {
         page: SymbolModule(
@@ -408,6 +412,21 @@ def _symbol_pages(named: tuple[tuple, ...], retired: tuple[RetiredSymbol, ...] =
         )
         for page in sorted(by_page.keys() | kept.keys())
     }
+
+
+def _name_pages(uses: tuple[SymbolUse, ...], versions: tuple[str, ...]) -> tuple[Span, ...]:
+    """A name's own pages (computed.Symbol.pages): its uses by release, newest first, cut by span of
+    releases (model.page_spans); the newest span is always a page, an earlier one only with a use."""
+    by_release: dict[str, list[SymbolUse]] = defaultdict(list)
+    for use in uses:
+        by_release[use.release].append(use)
+    pages = []
+    for n, (start, stop) in enumerate(page_spans(versions)):
+        span = versions[start:stop]
+        mine = tuple((v, tuple(by_release[v])) for v in reversed(span) if v in by_release)
+        if mine or n == 0:
+            pages.append(Span(span[0], span[-1], mine))
+    return tuple(pages)
 
 
 def _drop_still_named(uses: dict, retired: tuple[RetiredSymbol, ...]) -> None:

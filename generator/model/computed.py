@@ -293,19 +293,15 @@ class Symbol:
     name: str  # e.g. "torch.export.export"
     short: str  # the name after its page's module path ("export"), "" for the module itself
     uses: tuple[SymbolUse, ...]  # newest release first; in a release, entries then changes in notes order
+    # Its own pages (for a name with `more`), newest span of releases first (model.page_spans): the
+    # newest at urls.symbol_name_page, each earlier span with a use at urls.symbol_name_span; a
+    # Span's items are (release, its uses) pairs, newest first, a section each (issue 47).
+    pages: tuple[Span, ...] = ()
 
     @property
     def shown(self) -> tuple[SymbolUse, ...]:
         """The uses its module page lists: the newest SYMBOL_USES_SHOWN."""
         return self.uses[:SYMBOL_USES_SHOWN]
-
-    @property
-    def by_release(self) -> tuple[tuple[str, tuple[SymbolUse, ...]], ...]:
-        """Its uses grouped by release, newest first: its own page gives each release a section."""
-        groups: dict[str, list[SymbolUse]] = {}
-        for use in self.uses:
-            groups.setdefault(use.release, []).append(use)
-        return tuple((release, tuple(uses)) for release, uses in groups.items())
 
     @property
     def more(self) -> int:
