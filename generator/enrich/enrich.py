@@ -21,6 +21,7 @@ from dataclasses import replace
 from ..markup.textfilters import record_line
 from ..model import symbols, urls
 from ..model.computed import (
+    USES_ON_PAGE,
     BackendPage,
     BackendView,
     ChangeCount,
@@ -167,7 +168,7 @@ def _symbols(d, releases: tuple[Release, ...], views: tuple, retired: tuple[Reti
         d(_named_in, r.version, r.entries, vs, key=r.version)
         for r, vs in zip(reversed(releases), reversed(views), strict=True)
     )
-    return d(_symbol_pages, named, retired, tuple(r.version for r in releases))
+    return d(_symbol_pages, named, retired)
 
 
 def _coverage(releases: tuple[Release, ...], planned: tuple[PlannedRelease, ...], as_of: dt.date | None) -> Coverage:
@@ -378,17 +379,14 @@ def _backend_spans(matrices: tuple[Matrix, ...], entries: tuple, counts: tuple[C
     return tuple(out)
 
 
-def _symbol_pages(
-    named: tuple[tuple, ...], retired: tuple[RetiredSymbol, ...] = (), versions: tuple[str, ...] = ()
-) -> dict[str, SymbolModule]:
+def _symbol_pages(named: tuple[tuple, ...], retired: tuple[RetiredSymbol, ...] = ()) -> dict[str, SymbolModule]:
     """The /symbols/ pages: every `torch.*` name, on its module's page, with what names it; and
     the names a page no longer lists (content/symbols.yaml), kept on it.
 
     A name retired as `still_named` (the notes write it, but it is no API) is left out before the
     pages are cut, so it makes no module of its own.
 
-    `named`: each release's (name, SymbolUse) pairs (`_named_in`), newest release first;
-    `versions` every release, oldest first: a name's own pages are cut by them (`_name_pages`).
+    `named`: each release's (name, SymbolUse) pairs (`_named_in`), newest release first.
 
     Raises ContentError for a retired name its page still lists, or whose successor no page lists.
     """
@@ -402,7 +400,7 @@ def _symbol_pages(
     for name in sorted(uses):
         page = symbols.page_of(name, module_paths)
         symbol = Symbol(name, name[len(page) + 1 :], tuple(uses[name]))
-        by_page[page].append(replace(symbol, pages=_name_pages(symbol.uses, versions)) if symbol.more else symbol)
+        by_page[page].append(replace(symbol, pages=_name_pages(symbol.uses)) if symbol.more else symbol)
     kept = _retired(retired, {name: symbols.page_of(name, module_paths) for name in uses})
     return {
         page: SymbolModule(
@@ -414,19 +412,32 @@ def _symbol_pages(
     }
 
 
-def _name_pages(uses: tuple[SymbolUse, ...], versions: tuple[str, ...]) -> tuple[Span, ...]:
-    """A name's own pages (computed.Symbol.pages): its uses by release, newest first, cut by span of
-    releases (model.page_spans); the newest span is always a page, an earlier one only with a use."""
-    by_release: dict[str, list[SymbolUse]] = defaultdict(list)
+def _name_pages(uses: tuple[SymbolUse, ...]) -> tuple[Span, ...]:
+    """A name's own pages (computed.Symbol.pages), newest first: its uses by release, filled from
+    the oldest release into pages of at most USES_ON_PAGE uses, cut only between releases. A page
+    is closed when the next release's uses would take it over the bound (a release with more uses
+    than the bound is a page of its own); the newest page is the open one, at the name's usual
+    address. A Span runs from the first to the last release with a use on it.
+
+    A closed page is at an address of its own (urls.symbol_name_span) that names its releases, and
+    never changes when releases are added: new uses come only with new releases, which go to the
+    open page. It does change when the uses of an old release change (a record line that names the
+    name is added or dropped, a release's notes re-imported) so that a cut moves: a closed page
+    then holds other releases, its old address disappears, and the URL promise
+    (generator/published_urls.txt) refuses the build until that is dealt with. That is accepted:
+    old releases rarely change that much, and the refusal says which addresses went."""
+    by_release: dict[str, list[SymbolUse]] = {}
     for use in uses:
-        by_release[use.release].append(use)
-    pages = []
-    for n, (start, stop) in enumerate(page_spans(versions)):
-        span = versions[start:stop]
-        mine = tuple((v, tuple(by_release[v])) for v in reversed(span) if v in by_release)
-        if mine or n == 0:
-            pages.append(Span(span[0], span[-1], mine))
-    return tuple(pages)
+        by_release.setdefault(use.release, []).append(use)
+    pages: list[list[tuple[str, tuple[SymbolUse, ...]]]] = [[]]
+    held = 0
+    for release, mine in reversed(by_release.items()):
+        if pages[-1] and held + len(mine) > USES_ON_PAGE:
+            pages.append([])
+            held = 0
+        pages[-1].append((release, tuple(mine)))
+        held += len(mine)
+    return tuple(Span(page[0][0], page[-1][0], tuple(reversed(page))) for page in reversed(pages) if page)
 
 
 def _drop_still_named(uses: dict, retired: tuple[RetiredSymbol, ...]) -> None:

@@ -115,7 +115,7 @@ def symbol_name_page(module: str, name: str) -> str:
 
 
 def symbol_name_span(module: str, name: str, first: str, last: str) -> str:
-    """A name's uses in an earlier span of releases:
+    """A page of a name's uses in earlier releases, by its first and last (enrich._name_pages):
     ('torch', 'torch.compile', '2.0', '2.14') -> 'symbols/torch/torch.compile/2.0-2.14/'."""
     return f"{SYMBOLS}{module}/{name}/{first}-{last}/"
 

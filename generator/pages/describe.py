@@ -157,8 +157,8 @@ def symbol_module_description(site: Site, module) -> str:
 
 
 def symbol_name_description(site: Site, symbol, span) -> str:
-    """A name's page of the changes and feature entries naming it in a span of releases
-    (computed.Symbol.pages), counted, over which releases; with one span, every use."""
+    """A name's page of the changes and feature entries naming it in a run of releases
+    (computed.Symbol.pages), counted, over which releases; with one page, every use."""
     if len(symbol.pages) > 1:
         uses = [u for _, mine in span.items for u in mine]
         changes = sum(1 for u in uses if u.change is not None)

@@ -239,8 +239,8 @@ def _symbol_pages(site: Site) -> Iterator[Page]:
 
 def _symbol_name_pages(site: Site, module: str, symbol) -> Iterator[Page]:
     """A name's own pages (computed.Symbol.pages, none for a name its module page lists in full): its
-    uses in the newest span of releases at /symbols/<module>/<name>/, each earlier span's at
-    /symbols/<module>/<name>/X.Y-X.Y/."""
+    newest uses at /symbols/<module>/<name>/, each earlier page of them (at most USES_ON_PAGE uses
+    of whole releases) at /symbols/<module>/<name>/X.Y-X.Y/, named by its first and last release."""
     spans = _span_links(
         [(p.first, p.last) for p in symbol.pages],
         urls.symbol_name_page(module, symbol.name),
