@@ -119,6 +119,12 @@ def symbol_name_page(module: str, name: str) -> str:
     return f"{SYMBOLS}{module}/{name}/"
 
 
+def symbol_name_span(module: str, name: str, first: str, last: str) -> str:
+    """A page of a name's uses in earlier releases, by its first and last (enrich._name_pages):
+    ('torch', 'torch.compile', '2.0', '2.14') -> 'symbols/torch/torch.compile/2.0-2.14/'."""
+    return f"{SYMBOLS}{module}/{name}/{first}-{last}/"
+
+
 def source(url: str) -> str:
     """The Markdown file under docs/ that renders a page: 'releases/2.12/' -> 'releases/2.12/index.md'."""
     return f"{url}index.md"

@@ -265,15 +265,27 @@ def _symbol_pages(site: Site) -> Iterator[Page]:
             "releases/*.yaml, changes/*.yaml",
         )
         for symbol in module.symbols:
-            if symbol.more:
-                yield Page(
-                    urls.symbol_name_page(module.name, symbol.name),
-                    "symbol_name.md.j2",
-                    symbol.name,
-                    describe.symbol_name_description(site, symbol),
-                    {"module": module.name, "symbol": symbol},
-                    "releases/*.yaml, changes/*.yaml",
-                )
+            yield from _symbol_name_pages(site, module.name, symbol)
+
+
+def _symbol_name_pages(site: Site, module: str, symbol) -> Iterator[Page]:
+    """A name's own pages (computed.Symbol.pages, none for a name its module page lists in full): its
+    newest uses at /symbols/<module>/<name>/, each earlier page of them (at most USES_ON_PAGE uses
+    of whole releases) at /symbols/<module>/<name>/X.Y-X.Y/, named by its first and last release."""
+    spans = _span_links(
+        [(p.first, p.last) for p in symbol.pages],
+        urls.symbol_name_page(module, symbol.name),
+        lambda first, last: urls.symbol_name_span(module, symbol.name, first, last),
+    )
+    for n, span in enumerate(symbol.pages):
+        yield Page(
+            spans[n][2],
+            "symbol_name.md.j2",
+            symbol.name if n == 0 else f"{symbol.name} {span.first}–{span.last}",
+            describe.symbol_name_description(site, symbol, span),
+            {"module": module, "symbol": symbol, "span": span, "spans": spans},
+            "releases/*.yaml, changes/*.yaml",
+        )
 
 
 def _release_pages(site: Site) -> Iterator[Page]:
