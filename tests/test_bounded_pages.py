@@ -13,17 +13,21 @@ import pytest
 from bench.corpus import make_corpus
 from generator.enrich import lifecycle
 from generator.model import urls
-from generator.model.computed import CHANGES_ON_PAGE
+from generator.model.computed import CHANGES_ON_PAGE, USES_ON_PAGE
+from generator.model.content import page_spans
 from generator.pipeline.build import site_model
 from generator.render.render import render_all
 from tests.conftest import ROOT, real_model
 
-# The page kinds this issue bounds: their largest page must not grow with the number of releases.
-BOUNDED = (  # and feature pages: see below
+# The page kinds this issue bounds: their largest page must not grow with the number of releases
+# (and feature pages: see below).
+BOUNDED = (
     "home.md.j2",
     "feature_changes.md.j2",
     "timeline.md.j2",
     "backend.md.j2",
+    "contributors.md.j2",
+    "symbol_name.md.j2",
     "deprecations.md.j2",
     "tiers.md.j2",
 )
@@ -219,6 +223,89 @@ def test_every_backend_entry_and_change_list_is_on_a_backend_page_and_the_pages_
                 assert row.cells == cut, (page.url, f.id)
 
 
+def _name_pages(site) -> dict[tuple[str, str], list]:
+    """(module, name) -> the Pages of a name with pages of its own, newest first."""
+    by_name = defaultdict(list)
+    for page in site.pages:
+        if page.template == "symbol_name.md.j2":
+            by_name[page.context["module"], page.context["symbol"].name].append(page)
+    return by_name
+
+
+RELEASE_HEADING = re.compile(r"^## (\S+) \{ #", re.M)
+
+
+def _uses_by_release(text: str) -> list[tuple[str, int]]:
+    """(release, uses listed) of each release section of a rendered name page, in page order."""
+    heads = list(RELEASE_HEADING.finditer(text))
+    ends = [h.start() for h in heads[1:]] + [len(text)]
+    return [(h.group(1), text[h.end() : end].count("<li>")) for h, end in zip(heads, ends, strict=True)]
+
+
+def test_every_use_of_a_name_is_on_one_of_its_pages_and_the_pages_link_each_other(grown):
+    """A name's uses are cut into pages of at most USES_ON_PAGE uses of whole releases, filled from
+    the oldest (issue 47): the newest page at /symbols/<module>/<name>/, each earlier one at
+    /symbols/<module>/<name>/<first>-<last>/. Every use of the name, linked to its anchor on its
+    release page, is on exactly one page; a page is cut only where its next release would take it
+    over the bound; its opening sentence counts what it lists and the total; each page links to the
+    others."""
+    site, files = grown
+    by_name = _name_pages(site)
+    names = {(m.name, s.name): s for m in site.symbol_pages.values() for s in m.symbols if s.more}
+    assert by_name.keys() == names.keys()
+    assert len(by_name["torch", "torch.compile"]) > 1  # 160 uses today, SCALE times over
+    order = {v: n for n, v in enumerate(site.versions)}
+    for (module, name), mine in by_name.items():
+        assert mine[0].url == urls.symbol_name_page(module, name), name
+        symbol, reached, listed, cut = names[module, name], set(), 0, []
+        for page in mine:
+            text = files[urls.source(page.url)].decode("utf-8")
+            links = _links(text, page.url)
+            assert {p.url for p in mine if p is not page} <= {u for u, _ in links}, page.url
+            held = _uses_by_release(text)
+            releases = [r for r, _ in held]
+            assert releases == sorted(releases, key=order.get, reverse=True), page.url  # newest first
+            assert sum(n for _, n in held) <= USES_ON_PAGE, page.url
+            if page is not mine[0]:
+                assert page.url == urls.symbol_name_span(module, name, releases[-1], releases[0])
+            to_releases = {(u, a) for u, a in links if u.startswith(urls.RELEASES)}
+            assert {urls.version_of(u) for u, _ in to_releases} <= set(releases), page.url
+            if len(mine) > 1:
+                said = re.search(r"newest first: ([0-9,]+) of its ([0-9,]+)\.", text)
+                count = sum(n for _, n in held)
+                assert said and said.groups() == (f"{count:,}", f"{len(symbol.uses):,}"), page.url
+            reached |= to_releases
+            listed += len(to_releases)
+            cut.append(held)
+        # Pages hold runs of whole releases, newest page first; each earlier page was closed only
+        # because the oldest release of the page after it would have taken it over the bound.
+        flat = [r for held in cut for r, _ in held]
+        assert flat == sorted(set(flat), key=order.get, reverse=True), name
+        for newer, older in zip(cut[:-1], cut[1:], strict=True):
+            assert sum(n for _, n in older) + newer[-1][1] > USES_ON_PAGE, name
+        assert listed == len(reached), name  # no use on two pages
+        wanted = {
+            (urls.release(u.release), u.change.anchor if u.change else urls.entry_anchor(u.entry.id))
+            for u in symbol.uses
+        }
+        assert wanted <= reached, (name, sorted(wanted - reached)[:3])
+
+
+def test_a_name_has_pages_by_its_uses_not_by_its_releases(grown):
+    """A name's page count grows with its uses, not with the releases that name it (issue 47): two
+    neighbouring pages hold more than USES_ON_PAGE uses together (a page is closed only when the
+    next release would take it over), so a name with u uses has at most 1 + 2 * ((u - 1) //
+    USES_ON_PAGE) pages, and one with at most USES_ON_PAGE uses one page. A cut by span of releases
+    gave every name a page per span it is named in (7,580 pages for 758 names at 10x)."""
+    site, _ = grown
+    by_name = _name_pages(site)
+    names = {(m.name, s.name): s for m in site.symbol_pages.values() for s in m.symbols if s.more}
+    for key, symbol in names.items():
+        assert len(by_name[key]) <= 1 + 2 * ((len(symbol.uses) - 1) // USES_ON_PAGE), key
+    uses = sum(len(s.uses) for s in names.values())
+    assert sum(map(len, by_name.values())) <= len(names) + 2 * uses // USES_ON_PAGE
+
+
 def _span_pages(site, files, template: str, first_url: str) -> set[tuple[str, str]]:
     """The links of the pages of one template, a page per span of releases (model.page_spans): SCALE
     of them at SCALE times the real content, the first at first_url, each linking to the others."""
@@ -278,3 +365,36 @@ def test_the_defaults_pages_give_each_release_a_section(grown):
         for rc in span.items:
             assert f"{{ #{urls.release_anchor(rc.release.version)} }}" in text
     assert sum(len(rc.own) for span in site.defaults_pages for rc in span.items) == len(site.defaults)
+
+
+def test_every_contributors_work_is_on_a_contributors_page_and_the_pages_link_each_other(grown):
+    """The contributors are a page per span of releases (issue 47), the newest at /contributors/:
+    every named contributor's every piece of work is linked, under their heading, from the page of
+    its release's span and from no other, and each page links to the others."""
+    site, files = grown
+    pages = [p for p in site.pages if p.template == "contributors.md.j2"]
+    assert len(pages) == SCALE and pages[0].url == urls.CONTRIBUTORS
+    assert len({p.title for p in pages}) == len({p.description for p in pages}) == SCALE
+    reached = set()
+    for page in pages:
+        text = files[urls.source(page.url)].decode("utf-8")
+        assert {p.url for p in pages if p is not page} <= {u for u, _ in _links(text, page.url)}, page.url
+        sections = text.split("\n## ")[1:]
+        for section in sections:
+            slug = section[section.index("{ #") + 3 : section.index(" }")]
+            reached |= {(page.url, slug, u, a) for u, a in _links(section, page.url)}
+    page_of = {}  # release -> the address of its span's page
+    for n, (start, stop) in enumerate(page_spans(site.versions)):
+        first, last = site.versions[start], site.versions[stop - 1]
+        page_of |= dict.fromkeys(site.versions[start:stop], urls.contributors_span(first, last) if n else pages[0].url)
+    wanted = {
+        (page_of[w.release], c.slug, urls.release(w.release), urls.entry_anchor(w.entry.id))
+        for c in site.contributors
+        for w in c.work
+    }
+    assert len(wanted) > SCALE * 10 and wanted == reached, (sorted(wanted - reached)[:3], sorted(reached - wanted)[:3])
+    # A release page's "all contributors" link leads to the page that lists its named contributors.
+    for release in site.releases:
+        if site.release_views[release.version].people:
+            text = files[urls.source(urls.release(release.version))].decode("utf-8")
+            assert (page_of[release.version], "") in _links(text, urls.release(release.version)), release.version

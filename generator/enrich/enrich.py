@@ -21,6 +21,7 @@ from dataclasses import replace
 from ..markup.textfilters import record_line
 from ..model import symbols, urls
 from ..model.computed import (
+    USES_ON_PAGE,
     BackendPage,
     BackendView,
     ChangeCount,
@@ -63,9 +64,8 @@ from .families import families as families_of
 
 
 def enrich(content: Content, session: Session | None = None) -> Site:
-    """The complete Site from validated content: a list of derivations, each a function of exactly
-    what it is given (generator.util.session), so live preview's `session` runs again only those
-    whose arguments changed."""
+    """The complete Site from validated content: a list of derivations, each a function of exactly what
+    it is given (generator.util.session), so live preview's `session` reruns only those whose arguments changed."""
     s = session if session is not None else Session()
     d = s.derive
     releases, tiers, backends, catalogue = content.releases, content.tiers, content.backends, content.catalogue
@@ -97,7 +97,8 @@ def enrich(content: Content, session: Session | None = None) -> Site:
         area_by_id={a.id: a for a in content.areas},
         tier_levels=d(_tier_levels, tiers, content.vocabularies),
         backend_views=_backend_views(d, content, features, views, eras),
-        contributors=d(_contributors, releases),
+        contributors=(people := d(_contributors, releases)),
+        contributor_pages=d(_contributor_pages, people, versions),
         timeline=d(lifecycle.timeline, eras, tiers, features),
         ledger=ledger,
         ledger_overdue=sum(1 for row in ledger if row.overdue),
@@ -391,7 +392,8 @@ def _symbol_pages(named: tuple[tuple, ...], retired: tuple[RetiredSymbol, ...] =
     by_page: dict[str, list[Symbol]] = defaultdict(list)
     for name in sorted(uses):
         page = symbols.page_of(name, module_paths)
-        by_page[page].append(Symbol(name, name[len(page) + 1 :], tuple(uses[name])))
+        symbol = Symbol(name, name[len(page) + 1 :], tuple(uses[name]))
+        by_page[page].append(replace(symbol, pages=_name_pages(symbol.uses)) if symbol.more else symbol)
     kept = _retired(retired, {name: symbols.page_of(name, module_paths) for name in uses})
     return {
         page: SymbolModule(
@@ -401,6 +403,34 @@ def _symbol_pages(named: tuple[tuple, ...], retired: tuple[RetiredSymbol, ...] =
         )
         for page in sorted(by_page.keys() | kept.keys())
     }
+
+
+def _name_pages(uses: tuple[SymbolUse, ...]) -> tuple[Span, ...]:
+    """A name's own pages (computed.Symbol.pages), newest first: its uses by release, filled from
+    the oldest release into pages of at most USES_ON_PAGE uses, cut only between releases. A page
+    is closed when the next release's uses would take it over the bound (a release with more uses
+    than the bound is a page of its own); the newest page is the open one, at the name's usual
+    address. A Span runs from the first to the last release with a use on it.
+
+    A closed page is at an address of its own (urls.symbol_name_span) that names its releases, and
+    never changes when releases are added: new uses come only with new releases, which go to the
+    open page. It does change when the uses of an old release change (a record line that names the
+    name is added or dropped, a release's notes re-imported) so that a cut moves: a closed page
+    then holds other releases, its old address disappears, and the URL promise
+    (generator/published_urls.txt) refuses the build until that is dealt with. That is accepted:
+    old releases rarely change that much, and the refusal says which addresses went."""
+    by_release: dict[str, list[SymbolUse]] = {}
+    for use in uses:
+        by_release.setdefault(use.release, []).append(use)
+    pages: list[list[tuple[str, tuple[SymbolUse, ...]]]] = [[]]
+    held = 0
+    for release, mine in reversed(by_release.items()):
+        if pages[-1] and held + len(mine) > USES_ON_PAGE:
+            pages.append([])
+            held = 0
+        pages[-1].append((release, tuple(mine)))
+        held += len(mine)
+    return tuple(Span(page[0][0], page[-1][0], tuple(reversed(page))) for page in reversed(pages) if page)
 
 
 def _drop_still_named(uses: dict, retired: tuple[RetiredSymbol, ...]) -> None:
@@ -479,6 +509,23 @@ def _contributors(releases: tuple[Release, ...]) -> tuple[Contributor, ...]:
         slugs[name] = slug
         out.append(Contributor(name, slug, tuple(work[name])))
     return tuple(out)
+
+
+def _contributor_pages(contributors: tuple[Contributor, ...], versions: tuple[str, ...]) -> tuple[Span, ...]:
+    """The contributors cut into pages (facts.span_pages), newest first: /contributors/ and a page per
+    earlier span that credits anyone, each listing the contributors with work in its releases (by
+    name, as `contributors`), each with that work only."""
+
+    def page_of(span: tuple[str, ...]) -> Span:
+        within = set(span)
+        mine = tuple(
+            Contributor(c.name, c.slug, work)
+            for c in contributors
+            if (work := tuple(w for w in c.work if w.release in within))
+        )
+        return Span(span[0], span[-1], mine)
+
+    return facts.span_pages(versions, page_of, lambda page: page.items)
 
 
 # ---------------------------------------------------------------- the upgrade guide between two releases

@@ -353,7 +353,7 @@ def _deprecated_by(ending: Ending, version: str, view: ChangeView) -> Ending:
 def span_pages(versions: tuple[str, ...], page_of, holds) -> tuple:
     """A list by release cut into pages (model.page_spans), newest first: page_of(the span's
     versions) for each, the first (the list's usual address) always, an earlier one only where it
-    `holds` something. The ledger, /tiers/ and /upgrade/defaults/ are cut by this one rule."""
+    `holds` something. The ledger, /tiers/, /contributors/ and /upgrade/defaults/ are cut by this one rule."""
     pages = []
     for n, (start, stop) in enumerate(page_spans(versions)):
         page = page_of(versions[start:stop])

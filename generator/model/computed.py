@@ -293,19 +293,16 @@ class Symbol:
     name: str  # e.g. "torch.export.export"
     short: str  # the name after its page's module path ("export"), "" for the module itself
     uses: tuple[SymbolUse, ...]  # newest release first; in a release, entries then changes in notes order
+    # Its own pages (for a name with `more`), newest first, each at most USES_ON_PAGE uses of whole
+    # releases (enrich._name_pages): the newest at urls.symbol_name_page, each earlier one at
+    # urls.symbol_name_span; a Span's items are (release, its uses) pairs, newest first, a section
+    # each (issue 47).
+    pages: tuple[Span, ...] = ()
 
     @property
     def shown(self) -> tuple[SymbolUse, ...]:
         """The uses its module page lists: the newest SYMBOL_USES_SHOWN."""
         return self.uses[:SYMBOL_USES_SHOWN]
-
-    @property
-    def by_release(self) -> tuple[tuple[str, tuple[SymbolUse, ...]], ...]:
-        """Its uses grouped by release, newest first: its own page gives each release a section."""
-        groups: dict[str, list[SymbolUse]] = {}
-        for use in self.uses:
-            groups.setdefault(use.release, []).append(use)
-        return tuple((release, tuple(uses)) for release, uses in groups.items())
 
     @property
     def more(self) -> int:
@@ -316,6 +313,14 @@ class Symbol:
 SYMBOL_USES_SHOWN = 8
 """Uses a module page lists under a name, newest first. A name named more often gets a page of its
 own with every use, so a module page grows with its names, not with every release (issue 36)."""
+
+USES_ON_PAGE = 180
+"""Uses a name's own page lists at most; more go to pages of earlier releases (enrich._name_pages,
+issue 47). Today's largest, torch.compile, has 160 uses (36 kB of Markdown, 58 kB of HTML): it stays
+one page, with room for a release or two. The bound is held near that size, not far above: a page
+kind may grow only 1.3 times over its largest page of today (tests/test_bounded_pages.py GROWTH),
+which 208 uses of average size would reach, and uses differ in size. 180 uses are about 41 kB of
+Markdown, far under issue 47's 1 MB."""
 
 
 @dataclass(frozen=True)
@@ -499,7 +504,8 @@ class Site:
     area_by_id: dict = field(hash=False)
     tier_levels: tuple[TierLevel, ...]
     backend_views: tuple[BackendView, ...]
-    contributors: tuple[Contributor, ...]
+    contributors: tuple[Contributor, ...]  # every named contributor with all their work, by name
+    contributor_pages: tuple[Span, ...]  # the same by span (Contributor items, work of the span only), a page each
     timeline: tuple[Matrix, ...]  # the timeline pages, newest first: /timeline/, then earlier spans (model.page_spans)
     ledger: tuple[LedgerRow, ...]
     ledger_overdue: int

@@ -103,6 +103,11 @@ def timeline_span(first: str, last: str) -> str:
     return f"{TIMELINE}{first}-{last}/"
 
 
+def contributors_span(first: str, last: str) -> str:
+    """The named contributors of earlier releases: ('2.0', '2.14') -> 'contributors/2.0-2.14/'."""
+    return f"{CONTRIBUTORS}{first}-{last}/"
+
+
 def defaults_span(first: str, last: str) -> str:
     """The default and behaviour changes of earlier releases: ('2.0', '2.14') -> 'upgrade/defaults/2.0-2.14/'."""
     return f"{UPGRADE_DEFAULTS}{first}-{last}/"
@@ -112,6 +117,12 @@ def symbol_name_page(module: str, name: str) -> str:
     """Every change and feature naming one name, for a name its module page lists only the newest
     uses of: ('torch', 'torch.compile') -> 'symbols/torch/torch.compile/'."""
     return f"{SYMBOLS}{module}/{name}/"
+
+
+def symbol_name_span(module: str, name: str, first: str, last: str) -> str:
+    """A page of a name's uses in earlier releases, by its first and last (enrich._name_pages):
+    ('torch', 'torch.compile', '2.0', '2.14') -> 'symbols/torch/torch.compile/2.0-2.14/'."""
+    return f"{SYMBOLS}{module}/{name}/{first}-{last}/"
 
 
 def source(url: str) -> str:

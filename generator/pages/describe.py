@@ -122,6 +122,14 @@ def backend_span_description(view, page) -> str:
     )
 
 
+def contributors_span_description(span) -> str:
+    """The contributors page of an earlier span of releases (a computed.Span of Contributor items)."""
+    return (
+        f"{_plural(len(span.items), 'person', 'people')} the PyTorch {span.first} to {span.last} release posts "
+        "credit by name, and for what."
+    )
+
+
 def ledger_span_description(span) -> str:
     """A page of the deprecation ledger for an earlier span of releases (facts.ledger_pages)."""
     return (
@@ -170,8 +178,18 @@ def symbol_module_description(site: Site, module) -> str:
     )
 
 
-def symbol_name_description(site: Site, symbol) -> str:
-    """A name's page of every change and feature entry naming it, counted, over which releases."""
+def symbol_name_description(site: Site, symbol, span) -> str:
+    """A name's page of the changes and feature entries naming it in a run of releases
+    (computed.Symbol.pages), counted, over which releases; with one page, every use."""
+    if len(symbol.pages) > 1:
+        uses = [u for _, mine in span.items for u in mine]
+        changes = sum(1 for u in uses if u.change is not None)
+        return (
+            f"{symbol.name} in PyTorch {span.first} to {span.last}: named in "
+            f"{_plural(changes, 'release-note change')} and "
+            f"{_plural(len(uses) - changes, 'feature entry', 'feature entries')} there, of "
+            f"{len(symbol.uses):,} from {symbol.uses[-1].release} to {symbol.uses[0].release}."
+        )
     changes = sum(1 for u in symbol.uses if u.change is not None)
     entries = len(symbol.uses) - changes
     return (
@@ -207,7 +225,10 @@ _TITLES = {
     "backend_changes.md.j2": lambda c: f"{c['backend'].name} in PyTorch {c['release'].version}",
     "feature_changes.md.j2": lambda c: f"{c['name']} in PyTorch {c['changes'].release.version}",
     "symbol_module.md.j2": lambda c: f"{c['module'].name} in PyTorch 2.x",
-    "symbol_name.md.j2": lambda c: f"{c['symbol'].name} in PyTorch 2.x",
+    "symbol_name.md.j2": lambda c: (
+        f"{c['symbol'].name} in PyTorch "
+        + ("2.x" if c["span"] is c["symbol"].pages[0] else f"{c['span'].first}–{c['span'].last}")
+    ),
 }
 _HEADED = {"feature.md.j2": lambda c: c["feature"], "family.md.j2": lambda c: c["family"].feature}
 _NOT_CITED = frozenset({"backend_changes.md.j2", "feature_changes.md.j2", "symbol_name.md.j2"})

@@ -160,11 +160,14 @@ def _site_pages(site: Site) -> Iterator[Page]:
             view = {"matrix": site.timeline[0], "spans": _timeline_spans(site)}
         if url == urls.UPGRADE_DEFAULTS:
             view = {"span": site.defaults_pages[0], "spans": _defaults_spans(site)}
+        if url == urls.CONTRIBUTORS:
+            view = {"span": site.contributor_pages[0], "spans": _contributor_spans(site)}
         if url == urls.DEPRECATIONS:
             view = _ledger_views(site)[0]
         if url == urls.TIERS:
             view = _tier_views(site)[0]
         yield Page(url, template, title, description, view, source)
+    yield from _contributor_span_pages(site)
     for span in site.defaults_pages[1:]:
         first, last = span.first, span.last
         yield Page(
@@ -210,6 +213,34 @@ def _timeline_spans(site: Site) -> tuple[tuple[str, str, str], ...]:
 def _defaults_spans(site: Site) -> tuple[tuple[str, str, str], ...]:
     spans = [(s.first, s.last) for s in site.defaults_pages]
     return _span_links(spans, urls.UPGRADE_DEFAULTS, urls.defaults_span)
+
+
+def _contributor_spans(site: Site) -> tuple[tuple[str, str, str], ...]:
+    spans = [(s.first, s.last) for s in site.contributor_pages]
+    return _span_links(spans, urls.CONTRIBUTORS, urls.contributors_span)
+
+
+def _contributor_span_pages(site: Site) -> Iterator[Page]:
+    """/contributors/X.Y-X.Y/: the named contributors of each earlier span of releases."""
+    spans = _contributor_spans(site)
+    for span, (first, last, url) in zip(site.contributor_pages[1:], spans[1:], strict=True):
+        yield Page(
+            url,
+            "contributors.md.j2",
+            f"Contributors {first}–{last}",
+            describe.contributors_span_description(span),
+            {"span": span, "spans": spans},
+            "releases/*.yaml",
+        )
+
+
+def _contributors_page_of(site: Site) -> dict[str, str]:
+    """Each release's contributors page: the page of the span holding it (the newest where two do)."""
+    out: dict[str, str] = {}
+    for span, (_, _, url) in zip(site.contributor_pages, _contributor_spans(site), strict=True):
+        for v in site.versions[site.versions.index(span.first) : site.versions.index(span.last) + 1]:
+            out.setdefault(v, url)
+    return out
 
 
 def _backend_spans(view) -> tuple[tuple[str, str, str], ...]:
@@ -275,18 +306,31 @@ def _symbol_pages(site: Site) -> Iterator[Page]:
             "releases/*.yaml, changes/*.yaml",
         )
         for symbol in module.symbols:
-            if symbol.more:
-                yield Page(
-                    urls.symbol_name_page(module.name, symbol.name),
-                    "symbol_name.md.j2",
-                    symbol.name,
-                    describe.symbol_name_description(site, symbol),
-                    {"module": module.name, "symbol": symbol},
-                    "releases/*.yaml, changes/*.yaml",
-                )
+            yield from _symbol_name_pages(site, module.name, symbol)
+
+
+def _symbol_name_pages(site: Site, module: str, symbol) -> Iterator[Page]:
+    """A name's own pages (computed.Symbol.pages, none for a name its module page lists in full): its
+    newest uses at /symbols/<module>/<name>/, each earlier page of them (at most USES_ON_PAGE uses
+    of whole releases) at /symbols/<module>/<name>/X.Y-X.Y/, named by its first and last release."""
+    spans = _span_links(
+        [(p.first, p.last) for p in symbol.pages],
+        urls.symbol_name_page(module, symbol.name),
+        lambda first, last: urls.symbol_name_span(module, symbol.name, first, last),
+    )
+    for n, span in enumerate(symbol.pages):
+        yield Page(
+            spans[n][2],
+            "symbol_name.md.j2",
+            symbol.name if n == 0 else f"{symbol.name} {span.first}–{span.last}",
+            describe.symbol_name_description(site, symbol, span),
+            {"module": module, "symbol": symbol, "span": span, "spans": spans},
+            "releases/*.yaml, changes/*.yaml",
+        )
 
 
 def _release_pages(site: Site) -> Iterator[Page]:
+    people = _contributors_page_of(site)
     for release in site.releases:
         v = release.version
         yield Page(
@@ -294,7 +338,7 @@ def _release_pages(site: Site) -> Iterator[Page]:
             "release.md.j2",
             f"PyTorch {v}",
             describe.release_description(site, release),
-            {"release": release, "view": site.release_views[v]},
+            {"release": release, "view": site.release_views[v], "people": people.get(v, urls.CONTRIBUTORS)},
             release.source_file + (f", changes/{v}.yaml" if release.changes else ""),
         )
 
