@@ -56,9 +56,16 @@ class _Built(tuple):
         return f"<site and {len(self[1])} files>"
 
 
+class _Files(dict):
+    """The real site's rendered files, shown short for the same reason."""
+
+    def __repr__(self) -> str:
+        return f"<{len(self)} files>"
+
+
 @pytest.fixture(scope="module")
 def real_files():
-    return render_all(real_model())
+    return _Files(render_all(real_model()))
 
 
 @pytest.fixture(scope="module")
