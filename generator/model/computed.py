@@ -255,6 +255,8 @@ def paged(by_release: tuple[ReleaseChanges, ...]) -> bool:
 class Matrix:
     releases: tuple[str, ...]
     rows: tuple[MatrixRow, ...]
+    first = property(lambda self: self.releases[0])  # its first release column, as a Span's `first`
+    last = property(lambda self: self.releases[-1])
 
 
 @dataclass(frozen=True)

@@ -122,6 +122,17 @@ def backend_span_description(view, page) -> str:
     )
 
 
+def timeline_span_description(matrix) -> str:
+    """A timeline page of an earlier span of releases (a computed.Matrix)."""
+    first, last = matrix.first, matrix.last
+    return f"Every PyTorch feature releases {first} to {last} announced or changed, across those releases, filterable by backend, area and tier."
+
+
+def defaults_span_description(span) -> str:
+    """The default and behaviour changes of an earlier span of releases (a computed.Span)."""
+    return f"Every change of a default or of behaviour in PyTorch {span.first} to {span.last}, with what to do and the way back."
+
+
 def contributors_span_description(span) -> str:
     """The contributors page of an earlier span of releases (a computed.Span of Contributor items)."""
     return (

@@ -9,7 +9,7 @@ edit touches without any page declaring it.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 
 from markupsafe import Markup
@@ -153,42 +153,18 @@ def _site_pages(site: Site) -> Iterator[Page]:
         {"view": site.release_views[site.latest.version], "home": site.home},
         "releases/*.yaml, changes/*.yaml",
     )
+    spanned = [(spans, _span_views(site, spans)) for spans in _SPANNED]
+    newest = {spans.url: views[0] for spans, views in spanned}
     for url, template, title, description, source in _FIXED:
         # The guide's environment box reads the compatibility rows and the GPU table (envpaste.view).
-        view = {"env": envpaste.view_json(site)} if url == urls.UPGRADE else {}
-        if url == urls.TIMELINE:
-            view = {"matrix": site.timeline[0], "spans": _timeline_spans(site)}
-        if url == urls.UPGRADE_DEFAULTS:
-            view = {"span": site.defaults_pages[0], "spans": _defaults_spans(site)}
-        if url == urls.CONTRIBUTORS:
-            view = {"span": site.contributor_pages[0], "spans": _contributor_spans(site)}
-        if url == urls.DEPRECATIONS:
-            view = _ledger_views(site)[0]
-        if url == urls.TIERS:
-            view = _tier_views(site)[0]
+        view = {"env": envpaste.view_json(site)} if url == urls.UPGRADE else newest.get(url, {})
         yield Page(url, template, title, description, view, source)
-    yield from _contributor_span_pages(site)
-    for span in site.defaults_pages[1:]:
-        first, last = span.first, span.last
-        yield Page(
-            urls.defaults_span(first, last),
-            "defaults.md.j2",
-            f"Default and behaviour changes {first}–{last}",
-            f"Every change of a default or of behaviour in PyTorch {first} to {last}, with what to do and the way back.",
-            {"span": span, "spans": _defaults_spans(site)},
-            "changes/*.yaml",
-        )
-    for matrix in site.timeline[1:]:
-        first, last = matrix.releases[0], matrix.releases[-1]
-        yield Page(
-            urls.timeline_span(first, last),
-            "timeline.md.j2",
-            f"Timeline {first}–{last}",
-            f"Every PyTorch feature releases {first} to {last} announced or changed, across those releases, filterable by backend, area and tier.",
-            {"matrix": matrix, "spans": _timeline_spans(site)},
-            "releases/*.yaml",
-        )
-    yield from _ledger_and_tier_pages(site)
+    for spans, views in spanned:  # each earlier span's page of a list cut by span of releases
+        for view in views[1:]:
+            part = view[spans.part]
+            first, last = part.first, part.last
+            title = f"{spans.title} {first}–{last}"
+            yield Page(spans.url_of(first, last), spans.template, title, spans.describe(part), view, spans.source)
     yield Page(
         urls.SPEED,
         "speed.md.j2",
@@ -205,39 +181,91 @@ def _span_links(spans: list[tuple[str, str]], first_page: str, url_of) -> tuple[
     return tuple((a, b, first_page if n == 0 else url_of(a, b)) for n, (a, b) in enumerate(spans))
 
 
-def _timeline_spans(site: Site) -> tuple[tuple[str, str, str], ...]:
-    spans = [(m.releases[0], m.releases[-1]) for m in site.timeline]
-    return _span_links(spans, urls.TIMELINE, urls.timeline_span)
+@dataclass(frozen=True)
+class _Spans:
+    """A list of the site's own cut into pages by span of releases (model.page_spans): its parts,
+    newest first, are the Site field `field`; the newest span is at `url` (one of _FIXED), each
+    earlier one at url_of(first, last), by the same template. A page's view holds its part (as
+    `part`: a computed.Span, LedgerPage or the timeline's Matrix) and `spans`, (first, last, URL)
+    of every page of the list, newest first."""
+
+    field: str
+    url: str
+    url_of: Callable[[str, str], str]
+    template: str
+    part: str
+    title: str  # an earlier span's page is titled "<title> <first>–<last>"
+    describe: Callable[[object], str]  # an earlier span's page description, from its part
+    source: str
 
 
-def _defaults_spans(site: Site) -> tuple[tuple[str, str, str], ...]:
-    spans = [(s.first, s.last) for s in site.defaults_pages]
-    return _span_links(spans, urls.UPGRADE_DEFAULTS, urls.defaults_span)
+_SPANNED = (
+    _Spans(
+        "contributor_pages",
+        urls.CONTRIBUTORS,
+        urls.contributors_span,
+        "contributors.md.j2",
+        "span",
+        "Contributors",
+        describe.contributors_span_description,
+        "releases/*.yaml",
+    ),
+    _Spans(
+        "defaults_pages",
+        urls.UPGRADE_DEFAULTS,
+        urls.defaults_span,
+        "defaults.md.j2",
+        "span",
+        "Default and behaviour changes",
+        describe.defaults_span_description,
+        "changes/*.yaml",
+    ),
+    _Spans(
+        "timeline",
+        urls.TIMELINE,
+        urls.timeline_span,
+        "timeline.md.j2",
+        "matrix",
+        "Timeline",
+        describe.timeline_span_description,
+        "releases/*.yaml",
+    ),
+    _Spans(
+        "ledger_pages",
+        urls.DEPRECATIONS,
+        urls.deprecations_span,
+        "deprecations.md.j2",
+        "span",
+        "Deprecations",
+        describe.ledger_span_description,
+        "releases/*.yaml, changes/*.yaml",
+    ),
+    _Spans(
+        "tier_pages",
+        urls.TIERS,
+        urls.tiers_span,
+        "tiers.md.j2",
+        "span",
+        "Tiers",
+        describe.tiers_span_description,
+        "tiers.yaml, releases/*.yaml",
+    ),
+)
+"""Every list of the site's own cut by span of releases, in the order their earlier pages are listed."""
 
 
-def _contributor_spans(site: Site) -> tuple[tuple[str, str, str], ...]:
-    spans = [(s.first, s.last) for s in site.contributor_pages]
-    return _span_links(spans, urls.CONTRIBUTORS, urls.contributors_span)
-
-
-def _contributor_span_pages(site: Site) -> Iterator[Page]:
-    """/contributors/X.Y-X.Y/: the named contributors of each earlier span of releases."""
-    spans = _contributor_spans(site)
-    for span, (first, last, url) in zip(site.contributor_pages[1:], spans[1:], strict=True):
-        yield Page(
-            url,
-            "contributors.md.j2",
-            f"Contributors {first}–{last}",
-            describe.contributors_span_description(span),
-            {"span": span, "spans": spans},
-            "releases/*.yaml",
-        )
+def _span_views(site: Site, spans: _Spans) -> list[dict]:
+    """The view of each page of a list cut by span of releases, newest first."""
+    parts = getattr(site, spans.field)
+    links = _span_links([(p.first, p.last) for p in parts], spans.url, spans.url_of)
+    return [{spans.part: part, "spans": links} for part in parts]
 
 
 def _contributors_page_of(site: Site) -> dict[str, str]:
     """Each release's contributors page: the page of the span holding it (the newest where two do)."""
     out: dict[str, str] = {}
-    for span, (_, _, url) in zip(site.contributor_pages, _contributor_spans(site), strict=True):
+    links = _span_links([(p.first, p.last) for p in site.contributor_pages], urls.CONTRIBUTORS, urls.contributors_span)
+    for span, (_, _, url) in zip(site.contributor_pages, links, strict=True):
         for v in site.versions[site.versions.index(span.first) : site.versions.index(span.last) + 1]:
             out.setdefault(v, url)
     return out
@@ -249,42 +277,6 @@ def _backend_spans(view) -> tuple[tuple[str, str, str], ...]:
     b = view.backend.id
     spans = [(p.first, p.last) for p in view.pages]
     return _span_links(spans, urls.backend(b), lambda first, last: urls.backend_span(b, first, last))
-
-
-def _ledger_views(site: Site) -> list[dict]:
-    """The view of each page of the deprecation ledger (facts.ledger_pages), newest first."""
-    spans = _span_links([(s.first, s.last) for s in site.ledger_pages], urls.DEPRECATIONS, urls.deprecations_span)
-    return [{"span": span, "spans": spans} for span in site.ledger_pages]
-
-
-def _tier_views(site: Site) -> list[dict]:
-    """The view of /tiers/ and of each page of an earlier span's entries by tier (Site.tier_pages)."""
-    spans = _span_links([(s.first, s.last) for s in site.tier_pages], urls.TIERS, urls.tiers_span)
-    return [{"span": span, "spans": spans} for span in site.tier_pages]
-
-
-def _ledger_and_tier_pages(site: Site) -> Iterator[Page]:
-    """The earlier spans' pages of the deprecation ledger and of /tiers/ (the newest are in _FIXED)."""
-    for view in _ledger_views(site)[1:]:
-        first, last = view["span"].first, view["span"].last
-        yield Page(
-            urls.deprecations_span(first, last),
-            "deprecations.md.j2",
-            f"Deprecations {first}–{last}",
-            describe.ledger_span_description(view["span"]),
-            view,
-            "releases/*.yaml, changes/*.yaml",
-        )
-    for view in _tier_views(site)[1:]:
-        first, last = view["span"].first, view["span"].last
-        yield Page(
-            urls.tiers_span(first, last),
-            "tiers.md.j2",
-            f"Tiers {first}–{last}",
-            describe.tiers_span_description(view["span"]),
-            view,
-            "tiers.yaml, releases/*.yaml",
-        )
 
 
 def _symbol_pages(site: Site) -> Iterator[Page]:
