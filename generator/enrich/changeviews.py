@@ -38,13 +38,24 @@ def change_backends(change: Change, areas: BackendAreas) -> tuple[str, ...]:
     return tuple(bid for bid, headings in areas if not headings.isdisjoint(parts))
 
 
-def feature_changes(releases: tuple[Release, ...], views: tuple) -> dict[str, tuple]:
-    change_views = {r.version: v for r, v in zip(releases, views, strict=True)}
+def release_feature_changes(release: Release, views: tuple[ChangeView, ...]) -> tuple[tuple[str, tuple], ...]:
+    """One release's share of `feature_changes`: (feature id, its (release, ChangeView) pairs), in
+    the order the release's changes first name each feature. A derivation per release: an edit
+    to one release makes only its share again."""
     out: dict[str, list] = defaultdict(list)
-    for release in reversed(releases):
-        for view in change_views[release.version]:
-            for fid in view.features:
-                out[fid].append((release, view))
+    for view in views:
+        for fid in view.features:
+            out[fid].append((release, view))
+    return tuple((fid, tuple(pairs)) for fid, pairs in out.items())
+
+
+def feature_changes(shares: tuple[tuple[tuple[str, tuple], ...], ...]) -> dict[str, tuple]:
+    """Feature id -> every (Release, ChangeView) naming it, newest release first: each release's
+    share (`release_feature_changes`, oldest release first) joined."""
+    out: dict[str, list] = defaultdict(list)
+    for share in reversed(shares):
+        for fid, pairs in share:
+            out[fid].extend(pairs)
     return {fid: tuple(items) for fid, items in out.items()}
 
 
@@ -59,11 +70,6 @@ def by_release(own: tuple, member_actions: tuple = ()) -> tuple[ReleaseChanges, 
             groups.setdefault(release.version, [[], []])[slot].append(view)
     ordered = sorted(release_of.values(), key=lambda r: r.key, reverse=True)
     return tuple(ReleaseChanges(r, tuple(groups[r.version][0]), tuple(groups[r.version][1])) for r in ordered)
-
-
-def feature_changes_by_release(feature_changes: dict[str, tuple]) -> dict[str, tuple[ReleaseChanges, ...]]:
-    """feature id -> its changes (`feature_changes`) grouped by release, newest first."""
-    return {fid: by_release(pairs) for fid, pairs in feature_changes.items()}
 
 
 def features_by_pr(entries: tuple[tuple[Entry, ...], ...]) -> dict[int, tuple[str, ...]]:

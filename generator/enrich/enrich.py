@@ -71,7 +71,10 @@ def enrich(content: Content, session: Session | None = None) -> Site:
     releases, tiers, backends, catalogue = content.releases, content.tiers, content.backends, content.catalogue
     eras, versions = tuple((r.version, r.tier_vocabulary) for r in releases), tuple(r.version for r in releases)
     views, patches = _change_views(d, releases, backends, d(changeviews.area_rules, catalogue))
-    feature_changes = d(changeviews.feature_changes, releases, views)
+    shares = tuple(
+        d(changeviews.release_feature_changes, r, v, key=r.version) for r, v in zip(releases, views, strict=True)
+    )
+    feature_changes = d(changeviews.feature_changes, shares)
     rows = tuple((r.version, r.compatibility) for r in releases)
     removals = d(facts.removals_by_feature, versions, views)
     entries = tuple(r.entries for r in releases)
@@ -105,7 +108,9 @@ def enrich(content: Content, session: Session | None = None) -> Site:
         earlier_removals=(earlier := d(facts.earlier_removals, releases, views)),
         ledger_pages=d(facts.ledger_pages, ledger, earlier, versions),
         feature_changes=feature_changes,
-        feature_changes_by_release=d(changeviews.feature_changes_by_release, feature_changes),
+        feature_changes_by_release={  # each feature's its own derivation: an edit regroups those it touched
+            fid: d(changeviews.by_release, pairs, key=("feature", fid)) for fid, pairs in feature_changes.items()
+        },
         defaults=defaults,
         defaults_pages=d(_defaults_pages, defaults, versions),
         release_views={
@@ -138,25 +143,30 @@ def _change_views(d, releases: tuple[Release, ...], backends: tuple[Backend, ...
     patches' fixes as views: a derivation per release."""
     by_pr = d(changeviews.features_by_pr, tuple(r.entries for r in releases))
     views = tuple(
-        d(changeviews.views_of, r.changes, backends, _cited(r, by_pr), rules, key=r.version) for r in releases
+        d(changeviews.views_of, r.changes, backends, d(_cited, r, by_pr, key=r.version), rules, key=r.version)
+        for r in releases
     )
     patches = tuple(d(_patch_views, r.patches, backends, rules, key=r.version) for r in releases)
     return d(_mark_fixed, views, patches), patches
 
 
 def _backend_views(d, content: Content, features: tuple[Feature, ...], views: tuple, eras) -> tuple:
-    """Each backend's view, its matrix a derivation of its own."""
+    """Each backend's view, its matrix a derivation of its own, its entries and changes read from
+    each release's share (`_backend_shares`, a derivation per release: an edit to one release
+    sorts only that release's changes by backend again)."""
+    ids = tuple(b.id for b in content.backends)
+    releases = content.releases
+    shares = tuple(d(_backend_shares, ids, r, vs, key=r.version) for r, vs in zip(releases, views, strict=True))
     return tuple(
         d(
             _backend_view,
             b,
-            content.releases,
             d(lifecycle.backend_matrix, b.id, features, eras, content.tiers, key=b.id),
             d(lifecycle.backend_pages, b.id, features, eras, content.tiers, key=b.id),
-            views,
+            tuple((r, share[n]) for r, share in zip(releases, shares, strict=True)),
             key=b.id,
         )
-        for b in content.backends
+        for n, b in enumerate(content.backends)
     )
 
 
@@ -327,32 +337,31 @@ def _release_view(
     )
 
 
-def _backend_view(
-    backend: Backend, releases: tuple[Release, ...], matrix: Matrix, matrices: tuple[Matrix, ...], views: tuple
-) -> BackendView:
+def _backend_shares(backend_ids: tuple[str, ...], release: Release, views: tuple) -> tuple:
+    """One release's share of each backend's view, in `backend_ids`' order: (its entries naming
+    the backend, its changes there, their ChangeCount or None)."""
+    out = []
+    for bid in backend_ids:
+        mine = tuple(v for v in views if bid in v.backends)
+        count = None
+        if mine:
+            sections = [v.change.section for v in mine]
+            count = ChangeCount(release, len(mine), sections.count("bc-breaking"), sections.count("deprecations"))
+        out.append((tuple(e for e in release.entries if bid in e.backends), mine, count))
+    return tuple(out)
+
+
+def _backend_view(backend: Backend, matrix: Matrix, matrices: tuple[Matrix, ...], shares: tuple) -> BackendView:
     """A backend's entries and changes by release, counted, and its pages (`matrices`: its
-    timeline by span, lifecycle.backend_pages)."""
-    change_views = {r.version: v for r, v in zip(releases, views, strict=True)}
-    entries = tuple((r, tuple(e for e in r.entries if backend.id in e.backends)) for r in reversed(releases))
-    changes = tuple(
-        (r, mine)
-        for r in reversed(releases)
-        if (mine := tuple(v for v in change_views[r.version] if backend.id in v.backends))
-    )
-    counts = tuple(
-        ChangeCount(
-            r,
-            len(views),
-            sum(1 for v in views if v.change.section == "bc-breaking"),
-            sum(1 for v in views if v.change.section == "deprecations"),
-        )
-        for r, views in changes
-    )
+    timeline by span, lifecycle.backend_pages), from each release's share, oldest release first."""
+    newest_first = shares[::-1]
+    entries = tuple((r, es) for r, (es, _, _) in newest_first)
+    counts = tuple(count for _, (_, _, count) in newest_first if count is not None)
     return BackendView(
         backend=backend,
         matrix=matrix,
         entries_by_release=tuple((r, es) for r, es in entries if es),
-        changes_by_release=changes,
+        changes_by_release=tuple((r, mine) for r, (_, mine, _) in newest_first if mine),
         change_counts=counts,
         change_total=sum(c.total for c in counts),
         pages=_backend_spans(matrices, entries, counts),
