@@ -404,3 +404,19 @@ def test_ends_on_a_record_that_ends_nothing_and_an_unknown_feature_fail_check(co
     edit(content_copy, "changes/2.8.yaml", "ends: [old-wheeel]", "ends: [old-wheel]")
     found = messages(enrich(load(content_copy)), content_copy)
     assert any("ends: its record line reads as neither" in m for m in found), found
+
+
+def test_the_support_check_reads_each_compatibility_row_once_per_field(real, monkeypatch):
+    """A row's listed values are worked out once for each field a support names, not once for
+    every feature asking (which grows as features × releases: 0.46 s of a save at 30× the content)."""
+    from generator.model.content import Compatibility
+
+    calls = []
+    values = Compatibility.values
+    monkeypatch.setattr(Compatibility, "values", lambda self, field: calls.append(field) or values(self, field))
+    assert invariants.support_follows_compatibility(real, invariants._Where(REAL)) == []
+    fields = {n.support[0] for n in real.catalogue_by_id.values() if n.support and n.support[0] != "last"}
+    rows = sum(1 for r in real.releases if r.compatibility is not None)
+    supports = sum(1 for n in real.catalogue_by_id.values() if n.support and n.support[0] != "last")
+    assert supports > len(fields)  # several features share a field: the bound below is a real one
+    assert len(calls) <= len(fields) * rows, (len(calls), fields, rows)

@@ -21,7 +21,9 @@ A problem names the content file and line when one is at fault, else the page an
 
 from __future__ import annotations
 
+import bisect
 import re
+from collections import defaultdict
 from pathlib import Path
 
 from ..markup.textfilters import record_line
@@ -176,11 +178,16 @@ def support_follows_compatibility(site: Site, where: _Where) -> list[Problem]:
     entry restates it as deprecated or supported; an entry removing it while the row still lists
     it contradicts the matrix."""
     out = []
+    rows = _Rows(site.releases)
+    rows_of = defaultdict(list)  # each feature's ledger rows, read once: a scan per feature grows as features × rows
+    for row in site.ledger:
+        if row.feature is not None:
+            rows_of[row.feature.id].append(row)
     for feature in site.features:
         node = site.catalogue_by_id[feature.id]
         if node.support is None or node.support[0] == "last":
             continue
-        gone = _entries_follow_rows(site, where, feature, node.support[:2], out)
+        gone = _entries_follow_rows(rows, where, feature, node.support[:2], out)
         if gone is None:
             continue
         if feature.removed_in is None:  # the notes' word, where they give one, says when it went
@@ -188,29 +195,27 @@ def support_follows_compatibility(site: Site, where: _Where) -> list[Problem]:
                 f"{feature.id}: gone from the compatibility matrix since {gone}, but its page does not say removed"
             )
             out.append(where.catalogue(node, message))
-        for row in site.ledger:
-            if row.feature is not None and row.feature.id == feature.id and row.status != "removed":
+        for row in rows_of[feature.id]:
+            if row.status != "removed":
                 message = f"{feature.title}: '{row.status}', but the compatibility matrix dropped it in {gone}"
                 out.append(where.page(site, urls.DEPRECATIONS, message, row))
     return out
 
 
-def _entries_follow_rows(site: Site, where: _Where, feature, support: tuple[str, str], out: list) -> str | None:
+def _entries_follow_rows(rows: _Rows, where: _Where, feature, support: tuple[str, str], out: list) -> str | None:
     """The first release whose compatibility row no longer lists the feature's support (None if
     every row does); each of its entries that contradicts a row goes to `out`."""
     field, value = support
-    gone = None
-    entry_in = {e.release: e for e in feature.entries}  # a release has one entry per feature (load)
-    first = site.versions.index(feature.first)
-    for release in site.releases[first:]:
-        c, entry = release.compatibility, entry_in.get(release.version)
-        if c is None:
+    unlisted = rows.unlisted(field, value)
+    k = bisect.bisect_left(unlisted, rows.position[feature.first])
+    gone = rows.releases[unlisted[k]].version if k < len(unlisted) else None
+    dropped = frozenset(unlisted[k:])
+    for entry in sorted(feature.entries, key=lambda e: rows.position[e.release]):
+        at = rows.position[entry.release]
+        release = rows.releases[at]
+        if release.compatibility is None:
             continue
-        listed = c.lists(field, value)
-        if gone is None and not listed:
-            gone = release.version
-        if entry is None:
-            continue
+        listed = at not in dropped
         removes = entry.change == "removed" or entry.tier == "removed"
         if not listed and not removes and (entry.change != "deprecated" or release.version != gone):
             said = f"the {release.version} compatibility row no longer lists {field} {value}, but this entry says '{entry.change}'"
@@ -219,6 +224,29 @@ def _entries_follow_rows(site: Site, where: _Where, feature, support: tuple[str,
             said = f"removed here, but the {release.version} compatibility row still lists {field} {value}"
             out.append(where.entry(release, entry, f"{feature.id}: {said}"))
     return gone
+
+
+class _Rows:
+    """The releases' compatibility rows, asked once per value: which releases' rows do not list
+    it. Asking every row for every feature grows as features × releases."""
+
+    def __init__(self, releases: tuple[Release, ...]) -> None:
+        self.releases = releases
+        self.position = {r.version: i for i, r in enumerate(releases)}
+        self._values: dict[str, list] = {}
+        self._unlisted: dict[tuple[str, str], list[int]] = {}
+
+    def unlisted(self, field: str, value: str) -> list[int]:
+        """The positions, in release order, of the releases whose row (where they have one) does not list it."""
+        if (field, value) not in self._unlisted:
+            if field not in self._values:
+                self._values[field] = [
+                    None if r.compatibility is None else frozenset(r.compatibility.values(field)) for r in self.releases
+                ]
+            self._unlisted[field, value] = [
+                i for i, listed in enumerate(self._values[field]) if listed is not None and value not in listed
+            ]
+        return self._unlisted[field, value]
 
 
 def home_lists(site: Site, where: _Where) -> list[Problem]:
@@ -301,16 +329,27 @@ def _header_against_strip(feature) -> list[str]:
 
 def _backends_against_strip(versions: tuple[str, ...], position: dict[str, int], feature) -> list[str]:
     """What a feature's per-backend rows say against its own row; `position`: each version's index."""
-    own = {}
-    for cell in feature.cells:
-        for k in range(cell.span):
-            own[_nth(versions, position, cell.release, k)] = cell
+    cells = feature.cells
+    # Where each cell's releases end (a cell spanning several covers them, the last one through the
+    # newest release): the feature's cell at a release is found by bisection, not by laying every
+    # cell out release by release, which grows as features × releases.
+    ends = [position[_nth(versions, position, c.release, c.span - 1)] for c in cells]
     return [
         f"By backend: {backend} says '{NO_TIER}' in {cell.release}, where the feature is '{mine.label}'"
-        for backend, cells in feature.backend_cells
-        for cell in cells
-        if cell.label == NO_TIER and (mine := own.get(cell.release)) is not None and mine.tier
+        for backend, strip in feature.backend_cells
+        for cell in strip
+        if cell.label == NO_TIER and (mine := _cell_at(cells, ends, position, cell.release)) is not None and mine.tier
     ]
+
+
+def _cell_at(cells: tuple, ends: list[int], position: dict[str, int], version: str):
+    """The cell of a strip covering `version` (the last to, as a strip's cells follow each other),
+    or None; `ends`: the position of each cell's last release."""
+    at = position[version]
+    k = bisect.bisect_left(ends, at)
+    while k + 1 < len(cells) and ends[k + 1] == at:  # several cells end at the last release: the last one
+        k += 1
+    return cells[k] if k < len(cells) and position[cells[k].release] <= at else None
 
 
 def standings_agree(site: Site, where: _Where) -> list[Problem]:
