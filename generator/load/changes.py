@@ -107,13 +107,13 @@ def _check_anchors(
                 claimed[anchor] = doc.at(("changes", i))[0]
 
 
-def _check_change_features(catalogue: dict, change_docs: dict, problems: list[Problem]) -> None:
-    """A change's hand-written `features:` must name catalogue features."""
-    for doc in change_docs.values():
-        for i, raw in enumerate(doc.data["changes"]):
-            for j, fid in enumerate(raw.get("features", ())):
-                if fid not in catalogue:
-                    problems.append(doc.problem(("changes", i, "features", j), _unknown_feature(fid, catalogue)))
-            for j, fid in enumerate(raw.get("ends") or ()):
-                if not fid.startswith("torch.") and fid not in catalogue:
-                    problems.append(doc.problem(("changes", i, "ends", j), _unknown_feature(fid, catalogue)))
+def check_change_features(catalogue: dict, doc: Document, problems: list[Problem]) -> None:
+    """A change's hand-written `features:` must name catalogue features (one change list; load
+    checks each as a derivation of its own, so a save reads again only the files it changed)."""
+    for i, raw in enumerate(doc.data["changes"]):
+        for j, fid in enumerate(raw.get("features", ())):
+            if fid not in catalogue:
+                problems.append(doc.problem(("changes", i, "features", j), _unknown_feature(fid, catalogue)))
+        for j, fid in enumerate(raw.get("ends") or ()):
+            if not fid.startswith("torch.") and fid not in catalogue:
+                problems.append(doc.problem(("changes", i, "ends", j), _unknown_feature(fid, catalogue)))

@@ -34,7 +34,7 @@ from ..util import forked
 from ..util.session import MISSING, Session
 from . import cadence, schema
 from .catalogue import _catalogue, _check_aliases, _check_catalogue_used
-from .changes import _check_change_features, change_list, check_change_anchors
+from .changes import change_list, check_change_anchors, check_change_features
 from .common import _display, collected
 from .releases import _check_lifecycles, _check_new, _check_order, _release
 from .yamlsrc import Document, from_bytes, read
@@ -246,7 +246,8 @@ def _check_across(
     _check_aliases(releases, catalogue, problems)
     if None not in docs.releases:  # a release that did not parse would make its features look unused
         _check_catalogue_used(catalogue, releases, docs.features, problems)
-    _check_change_features(feature_by_id, change_docs, problems)
+    for doc in change_docs.values():
+        collected(d, check_change_features, feature_by_id, doc, problems=problems, key=doc.path)
     for release, _ in releases:
         if release.version in change_docs:
             check_change_anchors(change_docs[release.version], release.entries, problems, derive=d)
