@@ -80,14 +80,13 @@ def enrich(content: Content, session: Session | None = None) -> Site:
     ledger = d(facts.ledger, features, versions, views)
     families = families_of(catalogue, releases, eras, tiers, feature_by_id, feature_changes, s)
     story = d(home.story_rows, families, releases, tier_by_id := {t.id: t for t in tiers}, feature_by_id)
-    defaults = d(_defaults, releases, views)
     return Site(
         content=content,
         releases=releases,
         versions=versions,
         latest=releases[-1],
         features=features,
-        features_by_area=d(_features_by_area, content.areas, features),
+        features_by_area=(by_area := d(_features_by_area, content.areas, features)),
         feature_by_id=feature_by_id,
         families=families,
         family_by_id={f.node.id: f for f in families},
@@ -106,13 +105,14 @@ def enrich(content: Content, session: Session | None = None) -> Site:
         ledger_pages=d(facts.ledger_pages, ledger, earlier, versions),
         feature_changes=feature_changes,
         feature_changes_by_release=d(changeviews.feature_changes_by_release, feature_changes),
-        defaults=defaults,
+        defaults=(defaults := d(_defaults, releases, views)),
         defaults_pages=d(_defaults_pages, defaults, versions),
         release_views={
             r.version: d(_release_view, r, content.vocabularies, tiers, backends, vs, ps, key=r.version)
             for r, vs, ps in zip(releases, views, patches, strict=True)
         },
         tier_pages=d(_tier_pages, tiers, entries, versions),
+        feature_pages=d(facts.feature_pages, by_area, families, versions),
         symbol_pages=_symbols(d, releases, views, content.retired),
         source_date_epoch=calendar.timegm(max(r.date for r in releases).timetuple()),
         change_lists=tuple(r.version for r in releases if r.changes),
