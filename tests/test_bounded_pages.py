@@ -30,6 +30,7 @@ BOUNDED = (
     "symbol_name.md.j2",
     "deprecations.md.j2",
     "tiers.md.j2",
+    "features.md.j2",
 )
 SCALE = 3
 # A page may grow a little with releases (a family's matrix has a column per release, the home page
@@ -405,3 +406,50 @@ def test_every_contributors_work_is_on_a_contributors_page_and_the_pages_link_ea
         if site.release_views[release.version].people:
             text = files[urls.source(urls.release(release.version))].decode("utf-8")
             assert (page_of[release.version], "") in _links(text, urls.release(release.version)), release.version
+
+
+def _span_page_of(site, first_url: str, url_of) -> dict[str, str]:
+    """Each release's page of a list cut by span of releases: first_url for the newest span, url_of(first,
+    last) for an earlier one (at SCALE times the real content the spans do not overlap)."""
+    page_of = {}
+    for n, (start, stop) in enumerate(page_spans(site.versions)):
+        address = url_of(site.versions[start], site.versions[stop - 1]) if n else first_url
+        page_of |= dict.fromkeys(site.versions[start:stop], address)
+    return page_of
+
+
+def test_every_feature_and_family_is_on_the_features_page_of_its_span_and_the_pages_link_each_other(grown):
+    """/features/ lists the features first announced in the newest span of releases and the families
+    whose first release is in it, /features/X.Y-X.Y/ those of each earlier span (issue 47): every
+    feature is linked under its area's heading, and every family under #families, from the page of its
+    span and from no other; each page says how many of the site's features it lists, and links the others."""
+    site, files = grown  # checked here, not in _span_pages: a failing helper's report prints its `site` in full
+    pages = [p for p in site.pages if p.template == "features.md.j2"]
+    addresses, titles = [p.url for p in pages], {p.title for p in pages}
+    assert len(addresses) == SCALE and addresses[0] == urls.FEATURES, addresses
+    assert len(titles) == len({p.description for p in pages}) == SCALE, titles
+    page_of = _span_page_of(site, urls.FEATURES, urls.features_span)
+    wanted = {(page_of[f.first], f.area, urls.feature(f.id)) for f in site.features}
+    wanted |= {
+        (
+            page_of[fam.by_release[-1][0].version if fam.by_release else site.versions[-1]],
+            "families",
+            urls.feature(fam.node.id),
+        )
+        for fam in site.families
+    }
+    listed = set()
+    for page in pages:
+        text = files[urls.source(page.url)].decode("utf-8")
+        others = {p.url for p in pages if p is not page}
+        assert others <= {u for u, _ in _links(text, page.url)}, page.url
+        mine = set()
+        for section in text.split("\n## ")[1:]:
+            anchor = section[section.index("{ #") + 3 : section.index(" }")]
+            mine |= {(page.url, anchor, u) for u, _ in _links(section, page.url) if u != page.url}
+        features = sum(1 for _, anchor, _ in mine if anchor != "families")
+        said = f"Of the {len(site.features):,} features announced across {len(site.releases):,} releases, "
+        assert f"{said}this page lists the {features:,} first announced in releases " in text, page.url
+        listed |= mine
+    missing, extra = sorted(wanted - listed), sorted(listed - wanted)
+    assert len(wanted) > SCALE * 100 and not missing and not extra, (missing[:3], extra[:3])

@@ -289,6 +289,23 @@ def test_an_alias_that_is_another_features_live_id_is_refused(content_copy):
     ]
 
 
+@pytest.mark.parametrize("bad", ["2.0-2.14", "2.15"])
+@pytest.mark.parametrize("field", ["id", "aliases[0]"])
+def test_a_feature_id_or_former_id_without_a_letter_is_refused(content_copy, bad, field):
+    """Issue 47: features/2.0-2.14/ is the features page of a span of releases, beside the features'
+    own pages (features/<id>/); a feature id or alias with no letter could take such an address."""
+    if field == "id":  # the release entry, and its catalogue feature
+        edit(content_copy, "  - id: mesh", f"  - id: '{bad}'")
+        edit(content_copy, "  - id: mesh", f"  - id: '{bad}'", CATALOGUE)
+    else:
+        edit(content_copy, "    about: A mesh of devices.", f"    aliases: ['{bad}']\n    about: A mesh.", CATALOGUE)
+    assert problems(content_copy) == [
+        f"{at(content_copy, repr(bad), rel=CATALOGUE)}: features[3].{field}: feature id '{bad}' has no letter: "
+        f"features/{bad}/ could be the address of the features page of a span of releases (such as "
+        "features/2.0-2.14/); put a letter in it"
+    ]
+
+
 def test_a_restore_that_cannot_be_typed_is_refused_with_a_suggestion(content_copy):
     """Issue #22: `grad_placements` (no value) and a sentence were shown as the way back."""
     rel = Path("changes/2.8.yaml")

@@ -22,15 +22,11 @@ from ..markup.textfilters import record_line
 from ..model import symbols, urls
 from ..model.computed import (
     USES_ON_PAGE,
-    BackendPage,
-    BackendView,
-    ChangeCount,
     ChangeView,
     Contributor,
     ContributorWork,
     Coverage,
     Feature,
-    Matrix,
     ReleaseView,
     Retired,
     Site,
@@ -59,7 +55,7 @@ from ..model.content import (
 )
 from ..model.errors import ContentError, Problem, did_you_mean
 from ..util.session import Session
-from . import changeviews, facts, home, lifecycle, supports
+from . import backendviews, changeviews, facts, home, lifecycle, supports
 from .families import families as families_of
 
 
@@ -71,10 +67,7 @@ def enrich(content: Content, session: Session | None = None) -> Site:
     releases, tiers, backends, catalogue = content.releases, content.tiers, content.backends, content.catalogue
     eras, versions = tuple((r.version, r.tier_vocabulary) for r in releases), tuple(r.version for r in releases)
     views, patches = _change_views(d, releases, backends, d(changeviews.area_rules, catalogue))
-    shares = tuple(
-        d(changeviews.release_feature_changes, r, v, key=r.version) for r, v in zip(releases, views, strict=True)
-    )
-    feature_changes = d(changeviews.feature_changes, shares)
+    feature_changes = _feature_changes(d, releases, views)
     rows = tuple((r.version, r.compatibility) for r in releases)
     removals = d(facts.removals_by_feature, versions, views)
     entries = tuple(r.entries for r in releases)
@@ -83,14 +76,13 @@ def enrich(content: Content, session: Session | None = None) -> Site:
     ledger = d(facts.ledger, features, versions, views)
     families = families_of(catalogue, releases, eras, tiers, feature_by_id, feature_changes, s)
     story = d(home.story_rows, families, releases, tier_by_id := {t.id: t for t in tiers}, feature_by_id)
-    defaults = d(_defaults, releases, views)
     return Site(
         content=content,
         releases=releases,
         versions=versions,
         latest=releases[-1],
         features=features,
-        features_by_area=d(_features_by_area, content.areas, features),
+        features_by_area=(by_area := d(_features_by_area, content.areas, features)),
         feature_by_id=feature_by_id,
         families=families,
         family_by_id={f.node.id: f for f in families},
@@ -99,7 +91,7 @@ def enrich(content: Content, session: Session | None = None) -> Site:
         backend_by_id={b.id: b for b in backends},
         area_by_id={a.id: a for a in content.areas},
         tier_levels=d(_tier_levels, tiers, content.vocabularies),
-        backend_views=_backend_views(d, content, features, views, eras),
+        backend_views=backendviews.backend_views(d, content, features, views, eras),
         contributors=(people := d(_contributors, releases)),
         contributor_pages=d(_contributor_pages, people, versions),
         timeline=d(lifecycle.timeline, eras, tiers, features),
@@ -108,16 +100,15 @@ def enrich(content: Content, session: Session | None = None) -> Site:
         earlier_removals=(earlier := d(facts.earlier_removals, releases, views)),
         ledger_pages=d(facts.ledger_pages, ledger, earlier, versions),
         feature_changes=feature_changes,
-        feature_changes_by_release={  # each feature's its own derivation: an edit regroups those it touched
-            fid: d(changeviews.by_release, pairs, key=("feature", fid)) for fid, pairs in feature_changes.items()
-        },
-        defaults=defaults,
+        feature_changes_by_release=_feature_changes_by_release(d, feature_changes),
+        defaults=(defaults := d(_defaults, releases, views)),
         defaults_pages=d(_defaults_pages, defaults, versions),
         release_views={
             r.version: d(_release_view, r, content.vocabularies, tiers, backends, vs, ps, key=r.version)
             for r, vs, ps in zip(releases, views, patches, strict=True)
         },
         tier_pages=d(_tier_pages, tiers, entries, versions),
+        feature_pages=d(facts.feature_pages, by_area, families, versions),
         symbol_pages=_symbols(d, releases, views, content.retired),
         source_date_epoch=calendar.timegm(max(r.date for r in releases).timetuple()),
         change_lists=tuple(r.version for r in releases if r.changes),
@@ -150,24 +141,19 @@ def _change_views(d, releases: tuple[Release, ...], backends: tuple[Backend, ...
     return d(_mark_fixed, views, patches), patches
 
 
-def _backend_views(d, content: Content, features: tuple[Feature, ...], views: tuple, eras) -> tuple:
-    """Each backend's view, its matrix a derivation of its own, its entries and changes read from
-    each release's share (`_backend_shares`, a derivation per release: an edit to one release
-    sorts only that release's changes by backend again)."""
-    ids = tuple(b.id for b in content.backends)
-    releases = content.releases
-    shares = tuple(d(_backend_shares, ids, r, vs, key=r.version) for r, vs in zip(releases, views, strict=True))
-    return tuple(
-        d(
-            _backend_view,
-            b,
-            d(lifecycle.backend_matrix, b.id, features, eras, content.tiers, key=b.id),
-            d(lifecycle.backend_pages, b.id, features, eras, content.tiers, key=b.id),
-            tuple((r, share[n]) for r, share in zip(releases, shares, strict=True)),
-            key=b.id,
-        )
-        for n, b in enumerate(content.backends)
+def _feature_changes(d, releases: tuple[Release, ...], views: tuple) -> dict:
+    """changeviews.feature_changes, each release's share a derivation of its own: an edit to one
+    release finds its changes' features again for that release only."""
+    shares = tuple(
+        d(changeviews.release_feature_changes, r, v, key=r.version) for r, v in zip(releases, views, strict=True)
     )
+    return d(changeviews.feature_changes, shares)
+
+
+def _feature_changes_by_release(d, feature_changes: dict) -> dict:
+    """Feature id -> its changes grouped by release (changeviews.by_release), newest first, each
+    feature's a derivation of its own: an edit regroups the features it touched."""
+    return {fid: d(changeviews.by_release, pairs, key=("feature", fid)) for fid, pairs in feature_changes.items()}
 
 
 def _symbols(d, releases: tuple[Release, ...], views: tuple, retired: tuple[RetiredSymbol, ...]) -> dict:
@@ -335,50 +321,6 @@ def _release_view(
         known_issues=tuple(v for v in changes if v.group == "known-issues"),
         patches=patches,
     )
-
-
-def _backend_shares(backend_ids: tuple[str, ...], release: Release, views: tuple) -> tuple:
-    """One release's share of each backend's view, in `backend_ids`' order: (its entries naming
-    the backend, its changes there, their ChangeCount or None)."""
-    out = []
-    for bid in backend_ids:
-        mine = tuple(v for v in views if bid in v.backends)
-        count = None
-        if mine:
-            sections = [v.change.section for v in mine]
-            count = ChangeCount(release, len(mine), sections.count("bc-breaking"), sections.count("deprecations"))
-        out.append((tuple(e for e in release.entries if bid in e.backends), mine, count))
-    return tuple(out)
-
-
-def _backend_view(backend: Backend, matrix: Matrix, matrices: tuple[Matrix, ...], shares: tuple) -> BackendView:
-    """A backend's entries and changes by release, counted, and its pages (`matrices`: its
-    timeline by span, lifecycle.backend_pages), from each release's share, oldest release first."""
-    newest_first = shares[::-1]
-    entries = tuple((r, es) for r, (es, _, _) in newest_first)
-    counts = tuple(count for _, (_, _, count) in newest_first if count is not None)
-    return BackendView(
-        backend=backend,
-        matrix=matrix,
-        entries_by_release=tuple((r, es) for r, es in entries if es),
-        changes_by_release=tuple((r, mine) for r, (_, mine, _) in newest_first if mine),
-        change_counts=counts,
-        change_total=sum(c.total for c in counts),
-        pages=_backend_spans(matrices, entries, counts),
-    )
-
-
-def _backend_spans(matrices: tuple[Matrix, ...], entries: tuple, counts: tuple[ChangeCount, ...]) -> tuple:
-    """A BackendPage per span (newest first), with the entries and change counts of its releases;
-    an earlier span that has none of the three is left out."""
-    out = []
-    for n, m in enumerate(matrices):
-        shown = frozenset(m.releases)
-        mine = tuple((r, es) for r, es in entries if es and r.version in shown)
-        counted = tuple(c for c in counts if c.release.version in shown)
-        if n == 0 or m.rows or mine or counted:
-            out.append(BackendPage(m.releases[0], m.releases[-1], m, mine, counted))
-    return tuple(out)
 
 
 def _symbol_pages(named: tuple[tuple, ...], retired: tuple[RetiredSymbol, ...] = ()) -> dict[str, SymbolModule]:

@@ -37,6 +37,7 @@ from ..model.computed import (
     ChangeView,
     Ending,
     Feature,
+    FeaturesPage,
     Inference,
     LedgerPage,
     LedgerRow,
@@ -353,7 +354,8 @@ def _deprecated_by(ending: Ending, version: str, view: ChangeView) -> Ending:
 def span_pages(versions: tuple[str, ...], page_of, holds) -> tuple:
     """A list by release cut into pages (model.page_spans), newest first: page_of(the span's
     versions) for each, the first (the list's usual address) always, an earlier one only where it
-    `holds` something. The ledger, /tiers/, /contributors/ and /upgrade/defaults/ are cut by this one rule."""
+    `holds` something. The ledger, /tiers/, /features/, /contributors/ and /upgrade/defaults/ are
+    cut by this one rule."""
     pages = []
     for n, (start, stop) in enumerate(page_spans(versions)):
         page = page_of(versions[start:stop])
@@ -372,6 +374,22 @@ def ledger_pages(ledger: tuple[LedgerRow, ...], removals: tuple, versions: tuple
         return LedgerPage(span[0], span[-1], rows, tuple(p for p in removals if p[0].version in within))
 
     return span_pages(versions, page_of, lambda page: page.items or page.removals)
+
+
+def feature_pages(by_area: tuple, families: tuple, versions: tuple[str, ...]) -> tuple[FeaturesPage, ...]:
+    """/features/ and a page per earlier span of releases (span_pages): each lists, by area, the
+    features first announced in its span, and the families whose first release (the oldest of
+    `by_release`) is in it; a family no release announced is on /features/. An earlier span's page
+    is made only where it lists something."""
+    newest = versions[-1]
+
+    def page_of(span: tuple[str, ...]) -> FeaturesPage:
+        within = set(span)
+        areas = tuple((area, mine) for area, group in by_area if (mine := tuple(f for f in group if f.first in within)))
+        began = tuple(f for f in families if (f.by_release[-1][0].version if f.by_release else newest) in within)
+        return FeaturesPage(span[0], span[-1], areas, began, sum(len(mine) for _, mine in areas))
+
+    return span_pages(versions, page_of, lambda page: page.items or page.families)
 
 
 _SAYS_DEPRECATED = re.compile(r"\bdeprecated\b", re.IGNORECASE)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ..model import urls
 from ..model.content import CatalogueFeature, area_key
 from ..model.errors import Problem, did_you_mean
 from .common import _check_id
@@ -41,6 +42,9 @@ def _catalogue(
                 )
                 continue
             where[raw["id"]] = (doc, at)
+            _check_letter(doc, at + ("id",), raw["id"], problems)
+            for j, alias in enumerate(raw.get("aliases", ())):
+                _check_letter(doc, at + ("aliases", j), alias, problems)
             _check_id(doc, at + ("area",), "area", raw["area"], ids, problems)
             items.append(
                 CatalogueFeature(
@@ -71,6 +75,20 @@ def _catalogue(
                 heading_owner.setdefault(key, raw["id"])
     _check_tree(items, where, problems)
     return tuple(items)
+
+
+def _check_letter(doc: Document, pointer: tuple, fid: str, problems: list[Problem]) -> None:
+    """A feature id (or former id) opens features/<id>/, beside the features pages of earlier spans
+    of releases (urls.features_span: features/2.0-2.14/): an id with no letter could be one of them."""
+    if not any("a" <= c <= "z" for c in fid):
+        example = urls.features_span("2.0", "2.14")
+        problems.append(
+            doc.problem(
+                pointer,
+                f"feature id '{fid}' has no letter: {urls.feature(fid)} could be the address of the features "
+                f"page of a span of releases (such as {example}); put a letter in it",
+            )
+        )
 
 
 def _check_tree(items: list[CatalogueFeature], where: dict, problems: list[Problem]) -> None:

@@ -230,6 +230,14 @@ class Span:
 
 
 @dataclass(frozen=True)
+class FeaturesPage(Span):
+    """/features/ or /features/X.Y-X.Y/ (enrich._feature_pages): items are Site.features_by_area's."""
+
+    families: tuple[Family, ...]  # those whose first release is in the span (no release: the newest page)
+    count: int  # the features it lists
+
+
+@dataclass(frozen=True)
 class ReleaseChanges:
     """The changes one release's notes tie to a feature or a family: a row of the table on its page
     (#changes) and the page of their own, /features/<id>/X.Y/, that keeps its page from growing with
@@ -468,13 +476,9 @@ class LedgerRow:
 
 
 @dataclass(frozen=True)
-class LedgerPage:
-    """A page of the deprecation ledger (facts.ledger_pages): /deprecations/ for the newest span of
-    releases (model.page_spans), /deprecations/X.Y-X.Y/ for each earlier one."""
+class LedgerPage(Span):
+    """/deprecations/ or /deprecations/X.Y-X.Y/ (facts.ledger_pages): items are the span's LedgerRows, in order."""
 
-    first: str  # the span's first release
-    last: str  # its last
-    items: tuple[LedgerRow, ...]  # the rows deprecated in the span, in the ledger's order
     removals: tuple[tuple[Release, ChangeView], ...]  # the span's removals of earlier deprecations
 
 
@@ -514,13 +518,12 @@ class Site:
     ledger_pages: tuple[LedgerPage, ...]  # the ledger and earlier_removals by page, newest first
     earlier_removals: tuple[tuple[Release, ChangeView], ...]  # removals of what was deprecated before the change lists
     defaults: tuple[tuple[Release, ChangeView], ...]  # default and behaviour changes, newest first
-    defaults_pages: tuple[
-        Span, ...
-    ]  # the same by release (ReleaseChanges items, `own`), newest first, a page per model.page_spans
+    defaults_pages: tuple[Span, ...]  # the same by release (ReleaseChanges items, `own`), newest first, by span
     feature_changes: dict = field(hash=False)  # feature id -> ((Release, ChangeView), ...), newest first
     feature_changes_by_release: dict = field(hash=False)  # feature id -> (ReleaseChanges, ...), newest first
     release_views: dict = field(hash=False)  # version -> ReleaseView
     tier_pages: tuple[Span, ...]  # /tiers/, then earlier spans: items ((Tier, its entries newest first), ...)
+    feature_pages: tuple[FeaturesPage, ...]  # /features/, then earlier spans: each feature by its first release
     symbol_pages: dict = field(hash=False)  # module path -> SymbolModule, by path: the /symbols/ pages
     source_date_epoch: int  # the newest release date, for reproducible builds
     change_lists: tuple[str, ...]  # releases whose release-note change list is imported, oldest first

@@ -315,6 +315,12 @@ def tiers_span(first: str, last: str) -> str:
     return f"{TIERS}{first}-{last}/"
 
 
+def features_span(first: str, last: str) -> str:
+    """The features first announced in an earlier span of releases: ('2.0', '2.14') ->
+    'features/2.0-2.14/'. Beside the features' own pages: a feature id has a letter (load.catalogue)."""
+    return f"{FEATURES}{first}-{last}/"
+
+
 RULES = "how-the-atlas-states"  # /tiers/: how every page states a feature's standing and ending
 
 

@@ -155,6 +155,15 @@ def tiers_span_description(span) -> str:
     return f"The features PyTorch {span.first} to {span.last} announced, by the tier each was announced with: {counts}."
 
 
+def features_span_description(page) -> str:
+    """The features page of an earlier span of releases (a computed.FeaturesPage)."""
+    families = f", and the {_plural(len(page.families), 'family', 'families')} begun there" if page.families else ""
+    return (
+        f"The {_plural(page.count, 'feature')} first announced in PyTorch {page.first} to {page.last}, by area, "
+        f"each with its current tier and lifecycle{families}."
+    )
+
+
 def backend_changes_description(site: Site, view, release) -> str:
     """One backend's changes in one release, with their breaking and deprecation counts."""
     count = next(c for c in view.change_counts if c.release.version == release.version)

@@ -250,6 +250,16 @@ _SPANNED = (
         describe.tiers_span_description,
         "tiers.yaml, releases/*.yaml",
     ),
+    _Spans(
+        "feature_pages",
+        urls.FEATURES,
+        urls.features_span,
+        "features.md.j2",
+        "span",
+        "Features",
+        describe.features_span_description,
+        "releases/*.yaml",
+    ),
 )
 """Every list of the site's own cut by span of releases, in the order their earlier pages are listed."""
 
