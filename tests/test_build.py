@@ -361,5 +361,5 @@ def test_a_renamed_tier_label_builds_and_the_home_page_says_it(content_copy, tmp
     assert done.returncode == 0, done.stderr
     assert "Traceback" not in done.stderr
     home = (site / "index.html").read_text()
-    assert 'title="2.7&#58; Widget compiler&#58; Beta preview"' in home
+    assert 'title="2.7: Widget compiler: Beta preview"' in home
     assert re.search(r'<td class="atlas-cell tier-beta"[^>]*>(<[^>]+>)*B<', home)
