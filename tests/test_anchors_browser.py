@@ -81,7 +81,7 @@ def base(tmp_path_factory) -> str:
 LANDED = """() => {
   const target = document.querySelector(':target');
   if (!target) return null;
-  const item = target.closest('li.atlas-change');
+  const item = target.closest('.atlas-changes li');
   const box = (item || target).getBoundingClientRect();
   return {
     id: target.id,

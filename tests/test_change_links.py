@@ -43,7 +43,7 @@ def test_every_page_link_to_a_change_opens_it(real_site: Path):
     checked = 0
     for page in sorted(real_site.glob("backends/*/*/index.html")):
         text = page.read_text(encoding="utf-8")
-        for item in re.findall(r'<li class="atlas-change">(.*?)</li>', text, re.S):
+        for item in re.findall(r'<li>(<p class="atlas-prs">.*?)</li>', text, re.S):
             href = re.search(r'<a href="([^"]+)">in the release page</a>', item).group(1)
             target, _, anchor = html.unescape(href).partition("#")
             held = element_texts((page.parent / target / "index.html").resolve(), cache)[anchor]

@@ -16,9 +16,10 @@ pytestmark = pytest.mark.browser
 
 OPEN = "e => { for (let d = e.closest('details'); d; d = d.parentElement.closest('details')) d.open = true; }"
 """Unfold the sections and areas around a change."""
-OWN_LINK = ".atlas-prs > a:last-child"
-"""Within a change: its ¶, the last link of its PR line, to its own anchor (cite.js PILCROW)."""
-PILCROW = "li.atlas-change[id] > " + OWN_LINK
+OWN_LINK = ":scope > p:last-of-type > a:last-child"
+"""Within a change: its ¶, the last link of its PR line (its last paragraph), to its own anchor
+(cite.js PILCROW)."""
+PILCROW = ".atlas-changes li[id] > p:last-of-type > a:last-child"
 
 
 @pytest.fixture
@@ -102,7 +103,7 @@ def test_a_change_menu_opens_from_its_pilcrow_and_copies_each_kind(clip_page, se
     watch = watch_page(page)
     version = real_model().latest.version
     visit(page, served + urls.release(version))
-    changes = page.locator("li.atlas-change")
+    changes = page.locator(".atlas-changes li")
     change = changes.nth(3)
     anchor = change.get_attribute("id")
     change.evaluate(OPEN)  # its section and area are folded
@@ -130,7 +131,7 @@ def test_a_change_menu_opens_from_its_pilcrow_and_copies_each_kind(clip_page, se
     assert page.evaluate(f"document.activeElement.matches({PILCROW!r})")
     # A record with characters each format must escape ([ ] < > & |): the browser escapes as Python does.
     special = page.evaluate(
-        "Array.from(document.querySelectorAll('li.atlas-change'))"
+        "Array.from(document.querySelectorAll('.atlas-changes li'))"
         ".findIndex(li => /[\\[\\]<>&|]/.test((li.querySelector('p') || li).textContent.slice(0, 100)))"
     )
     assert special >= 0
@@ -188,7 +189,7 @@ def test_the_open_block_and_menu_fit_the_screen_and_pass_axe(browser, served, wi
         assert violations_in(page, "details.atlas-cite") == []
 
         visit(page, served + "releases/2.12/")
-        change = page.locator("li.atlas-change").nth(3)
+        change = page.locator(".atlas-changes li").nth(3)
         change.evaluate(OPEN)
         change.locator(OWN_LINK).click()
         menu = page.locator("#atlas-cite-menu")

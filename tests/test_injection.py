@@ -77,7 +77,8 @@ class Page(html.parser.HTMLParser):
         self.attributes: list[tuple[str, str, str]] = []  # (tag, name, value)
         self.scripts: list[tuple[str, str]] = []  # (src or "", text)
         self.text_parts: list[str] = []
-        self._change_depth = 0  # > 0 inside an <li class="atlas-change">
+        self._change_depth = 0  # > 0 inside a change: an <li> of a <div class="atlas-changes">
+        self._list_depth = 0  # > 0 inside a <div class="atlas-changes">, counting the divs in it
         self._script: list[str] | None = None
         self.feed(text)
         self.close()
@@ -88,10 +89,12 @@ class Page(html.parser.HTMLParser):
             self.in_changes[tag] += 1
             if tag not in VOID:
                 self._change_depth += 1
-        elif tag == "li" and "atlas-change" in classes:
+        elif tag == "li" and self._list_depth:
             self._change_depth = 1
         else:
             self.structure[tag + (".admonition" if "admonition" in classes else "")] += 1
+            if tag == "div" and (self._list_depth or "atlas-changes" in classes):
+                self._list_depth += 1
         self.attributes += [(tag, name, value or "") for name, value in attrs]
         if tag == "script":
             self._script = []
@@ -100,6 +103,8 @@ class Page(html.parser.HTMLParser):
     def handle_endtag(self, tag):
         if self._change_depth and tag not in VOID:
             self._change_depth -= 1
+        elif tag == "div" and self._list_depth:
+            self._list_depth -= 1
         if tag == "script" and self._script is not None:
             self.scripts[-1] = (self.scripts[-1][0], "".join(self._script))
             self._script = None

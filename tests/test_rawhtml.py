@@ -9,7 +9,7 @@ from pathlib import Path
 import markdown
 import pytest
 
-from generator.markup import rawhtml
+from generator.markup import rawhtml, textfilters
 from generator.pipeline.build import mkdocs_config
 
 BLOCK = '<ul class="x">\n<li id="c-1">**not bold** *not em* [not](a link) `not code`</li>\n<li id="pr-7">&#42; kept</li>\n</ul>'
@@ -19,9 +19,23 @@ def convert(text: str) -> str:
     return markdown.Markdown(extensions=["md_in_html", "generator.markup.rawhtml"]).convert(text)
 
 
-def test_a_marked_block_passes_through_byte_for_byte_between_rendered_markdown():
+def test_a_marked_block_passes_through_as_written_between_rendered_markdown():
+    """As written, but for its Markdown-only entities: `&#42;` reaches the page as `*`."""
     html = convert("Some **bold** text.\n\n" + rawhtml.wrap(BLOCK) + "\nAfter *it*.\n")
-    assert html == f"<p>Some <strong>bold</strong> text.</p>\n{BLOCK}\n<p>After <em>it</em>.</p>"
+    shown = BLOCK.replace("&#42;", "*")
+    assert html == f"<p>Some <strong>bold</strong> text.</p>\n{shown}\n<p>After <em>it</em>.</p>"
+
+
+def test_only_the_entities_markdown_needed_become_characters():
+    """What textfilters escapes for Markdown's sake is written plainly; what HTML reads (`<`, `&`,
+    quotes) and code's spaces and newlines keep their entities."""
+    record = textfilters.rich("Fix `a_b` (#12) *x* 'y' \"z\" <i> & | ~^=:$% {}")
+    title, code = textfilters.text('a (b) "c"'), textfilters.text_keep_spaces("a  b")
+    block = f'<li title="{title}">{record}<pre><code>{code}&#10;c</code></pre></li>'
+    assert convert(rawhtml.wrap(block)) == (
+        '<li title="a (b) &#34;c&#34;">Fix <code>a_b</code> (#12) <em>x</em> &#39;y&#39; &#34;z&#34; &#60;i&#62; &amp; | ~^=:$% {}'
+        "<pre><code>a&#32;&#32;b&#10;c</code></pre></li>"
+    )
 
 
 def test_two_blocks_and_a_marker_that_does_not_start_a_line():

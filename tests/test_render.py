@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from generator.markup import textfilters
 from generator.model import computed, urls
 from generator.pages import pagelist as pages
 from generator.pipeline.build import site_model
@@ -162,6 +163,18 @@ def test_release_page_links_every_pr_and_anchors_every_feature(rendered):
     assert "{ #widget-compiler }" in page and "{ #mesh }" in page
     assert "https://github.com/pytorch/pytorch/pull/201" in page
     assert 'id="pr-301"' in page and 'id="pr-302"' in page and 'id="pr-303"' in page
+
+
+def test_a_changes_first_pr_anchor_is_its_first_paragraphs_id(rendered):
+    """Where the anchor is: on the record's first paragraph (or code block), the others on empty
+    spans before it, all at the top of the change."""
+    page = rendered["releases/2.8/index.md"].decode()
+    assert '<span id="pr-303"></span><p id="pr-302">Faster all' in page
+    assert '<span id="pr-301">' not in page and '<p id="pr-301"><code>torch.cat</code>' in page
+    assert textfilters.blocks("```\nx = 1\n```", "pr-7").startswith('<pre id="pr-7"><code>x')
+    assert textfilters.blocks("", "pr-7") == '<span id="pr-7"></span>'
+    with pytest.raises(ValueError):
+        textfilters.blocks("text", 'pr-7" onclick="x')
 
 
 def test_backend_matrix_labels_each_cell_in_text(rendered):

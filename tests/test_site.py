@@ -157,10 +157,8 @@ def test_upgrade_guide_lists_default_changes_from_every_section_and_leaves_out_w
     assert 'id="defaults"' in guide and 'href="defaults/"' in guide
     page = (real_site / "upgrade" / "defaults" / "index.html").read_text(encoding="utf-8")
     defaults = page[page.index("<table") :]
-    rows = {pr: defaults[defaults.index(f"&#35;{pr}&#41;") :].split("</tr>", 1)[0] for pr in (137205, 172674)}
-    assert (
-        "<code>options&#61;&#123;&#34;reorder&#95;for&#95;peak&#95;memory&#34;&#58; False&#125;</code>" in rows[137205]
-    )
+    rows = {pr: defaults[defaults.index(f"#{pr})") :].split("</tr>", 1)[0] for pr in (137205, 172674)}
+    assert "<code>options={&#34;reorder_for_peak_memory&#34;: False}</code>" in rows[137205]
     assert "5 minutes" in rows[172674]
     site = real_model()
     views = [

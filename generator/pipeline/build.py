@@ -322,7 +322,7 @@ def mkdocs_build(site: Site, docs_dir: Path, site_dir: Path, index: indexing.Bes
             config["plugins"]["redirects"].config["redirect_maps"] = manifest.redirects(site)
             if (compiled := template_cache("material")) is not None:
                 ThemeCache(compiled).attach(config)  # the theme's templates compiled by an earlier build
-            with _environment(SOURCE_DATE_EPOCH=str(site.source_date_epoch)):  # the sitemap's dates
+            with _environment(SOURCE_DATE_EPOCH=str(site.source_date_epoch)):  # sitemap.xml.gz's timestamp
                 build(config)
         except MkDocsException as exc:
             raise MkDocsFailed("\n".join(counter.messages + [str(exc)])) from None

@@ -8,9 +8,10 @@
   "use strict";
 
   const LIMIT = 100;  // characters of a change's record line kept in its link text
-  // A change's ¶: the last link of its PR line, to its own anchor (a change with an anchor: one
-  // of a release page's). Not found by its href, which Material makes absolute on every page.
-  const PILCROW = "li.atlas-change[id] > .atlas-prs > a:last-child";
+  // A change's ¶: the last link of its PR line (the item's last paragraph), to its own anchor (a
+  // change with an anchor: one of a release page's). Not found by its href, which Material makes
+  // absolute on every page.
+  const PILCROW = ".atlas-changes li[id] > p:last-of-type > a:last-child";
 
   function el(tag, attrs, text) {
     const node = document.createElement(tag);
@@ -121,7 +122,7 @@
     // Captured before Material's instant navigation sees it: it would reload the page for the anchor.
     event.preventDefault();
     event.stopPropagation();
-    const change = link.closest("li.atlas-change");
+    const change = link.closest(".atlas-changes li");
     history.replaceState(history.state, "", "#" + change.id);  // the address still names the change
     openMenu(menu, link, change);
   }, true);
