@@ -30,16 +30,17 @@ def _text(value: str) -> str:
 
 def _fold(line: str) -> list[str]:
     """A content line cut into lines of at most 75 octets, each after the first led by a space
-    (RFC 5545 3.1), never inside a UTF-8 character."""
-    out, current, size = [], "", 0
-    for char in line:
-        width = len(char.encode("utf-8"))
-        if size + width > (75 if not out else 74):
-            out.append(current)
-            current, size = "", 0
-        current += char
-        size += width
-    out.append(current)
+    (RFC 5545 3.1), never inside a UTF-8 character: cut in its bytes, a cut that falls on a
+    continuation byte (0b10xxxxxx) moved back to the start of its character."""
+    data = line.encode("utf-8")
+    out, start, limit = [], 0, 75
+    while len(data) - start > limit:
+        cut = start + limit
+        while data[cut] & 0xC0 == 0x80:
+            cut -= 1
+        out.append(data[start:cut].decode("utf-8"))
+        start, limit = cut, 74
+    out.append(data[start:].decode("utf-8"))
     return [out[0], *(" " + part for part in out[1:])]
 
 
