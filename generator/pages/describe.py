@@ -16,6 +16,7 @@ from markupsafe import Markup
 from ..markup import textfilters
 from ..model import urls
 from ..model.computed import Feature, Site, Standing
+from ..model.content import version_key
 from ..util.project import SITE_NAME
 from . import cite
 
@@ -164,11 +165,11 @@ def features_span_description(page) -> str:
     )
 
 
-def backend_changes_description(site: Site, view, release) -> str:
-    """One backend's changes in one release, with their breaking and deprecation counts."""
-    count = next(c for c in view.change_counts if c.release.version == release.version)
+def backend_changes_description(backend, release, count) -> str:
+    """One backend's changes in one release, with their breaking and deprecation counts (its
+    computed.ChangeCount, `count`)."""
     return (
-        f"{_plural(count.total, 'release-note change')} for {view.backend.name} in PyTorch {release.version}: "
+        f"{_plural(count.total, 'release-note change')} for {backend.name} in PyTorch {release.version}: "
         f"{count.breaking:,} breaking, {_plural(count.deprecations, 'deprecation')}."
     )
 
@@ -185,11 +186,11 @@ def feature_changes_description(name: str, changes, family: bool) -> str:
     return f"{name} in PyTorch {changes.release.version}: {'; '.join(parts)}."
 
 
-def symbol_module_description(site: Site, module) -> str:
+def symbol_module_description(module) -> str:
     """A module's page of names: how many, how often named, over which releases."""
     uses = [u for s in module.symbols for u in s.uses]
     changes = sum(1 for u in uses if u.change is not None)
-    releases = sorted({u.release for u in uses}, key=site.versions.index)
+    releases = sorted({u.release for u in uses}, key=version_key)  # not versions.index, a scan per release
     span = f" from {releases[0]} to {releases[-1]}" if releases else ""
     return (
         f"{module.name}: {_plural(len(module.symbols), 'name')} that PyTorch 2.x release notes and feature "

@@ -303,7 +303,7 @@ def _symbol_pages(site: Site) -> Iterator[Page]:
             urls.symbol_page(module.name),
             "symbol_module.md.j2",
             module.name,
-            describe.symbol_module_description(site, module),
+            describe.symbol_module_description(module),
             {"module": module},
             "releases/*.yaml, changes/*.yaml",
         )
@@ -410,12 +410,12 @@ def _backend_pages(site: Site) -> Iterator[Page]:
                 {"view": view, "span": span, "spans": spans},
                 "backends.yaml, releases/*.yaml, changes/*.yaml",
             )
-        for release, views in view.changes_by_release:
+        for (release, views), count in zip(view.changes_by_release, view.change_counts, strict=True):
             yield Page(
                 urls.backend_changes(b.id, release.version),
                 "backend_changes.md.j2",
                 f"{b.name} changes in PyTorch {release.version}",
-                describe.backend_changes_description(site, view, release),
+                describe.backend_changes_description(b, release, count),
                 {"backend": b, "release": release, "views": views},
                 f"backends.yaml, changes/{release.version}.yaml",
             )
