@@ -19,7 +19,10 @@ service, so the records took a hundred times as long as writing them all and run
 It runs at a lower priority (nice 10), Pagefind with it: the build's own work (rendering, MkDocs)
 or live preview's rebuilds keep their core, the index takes what is left (the build ends
 sooner than at equal priority). Both this process and Pagefind die with the
-process that started them (`dies_with_parent`).
+process that started them (`dies_with_parent`). A build that fails stops it with SIGTERM
+(indexing._Indexing.stop): it then kills Pagefind and waits for it before it exits, so nothing
+writes into STAGING once the build has waited for this process and removes the folder (a
+Pagefind killed only by its parent's death could still write there for a moment after).
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ import json
 import os
 import resource
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -135,11 +139,26 @@ def pagefind(records: list[str], output: Path, stdout=None) -> tuple[int, resour
             Path(tmp, f"{n:0{width}}.html").write_text(page, encoding="utf-8")
         command = [str(get_executable()), "--site", tmp, "--output-path", str(output), "--force-language", "en"]
         proc = subprocess.Popen(command, stdout=stdout, preexec_fn=dies_with_parent())
+        _RUNNING.append(proc)
         _, status, usage = os.wait4(proc.pid, 0)
+        proc.returncode = os.waitstatus_to_exitcode(status)  # reaped: a late SIGTERM finds it done
+        _RUNNING.remove(proc)
     return os.waitstatus_to_exitcode(status), usage
 
 
+_RUNNING: list[subprocess.Popen] = []
+"""Pagefind while it runs: what a SIGTERM stops, and waits for, first."""
+
+
+def _stop(signum, frame) -> None:
+    for proc in _RUNNING:
+        proc.kill()
+        proc.wait()
+    os._exit(128 + signum)
+
+
 def main(argv: list[str]) -> int:
+    signal.signal(signal.SIGTERM, _stop)
     staging = Path(argv[0])
     if hasattr(os, "nice"):
         os.nice(10)

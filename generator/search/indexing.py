@@ -103,8 +103,14 @@ class _Indexing:
             raise OSError(f"indexing exited with {code}: {said[-1] if said else 'no output'}")
 
     def stop(self) -> None:
-        self.proc.kill()
-        self.proc.wait()
+        """Stop the child and wait for it; it stops Pagefind and waits for it first (child.py), so
+        nothing writes into the staging folder after this returns."""
+        self.proc.terminate()
+        try:
+            self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
         if self.sender is not None:
             self.sender.kill()
 
