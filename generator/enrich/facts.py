@@ -386,7 +386,7 @@ def feature_pages(by_area: tuple, families: tuple, versions: tuple[str, ...]) ->
     def page_of(span: tuple[str, ...]) -> FeaturesPage:
         within = set(span)
         areas = tuple((area, mine) for area, group in by_area if (mine := tuple(f for f in group if f.first in within)))
-        began = tuple(f for f in families if (f.by_release[-1][0].version if f.by_release else newest) in within)
+        began = tuple(f for f in families if (f.first or newest) in within)
         return FeaturesPage(span[0], span[-1], areas, began, sum(len(mine) for _, mine in areas))
 
     return span_pages(versions, page_of, lambda page: page.items or page.families)

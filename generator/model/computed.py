@@ -216,13 +216,13 @@ class Family:
     member_counts: tuple  # ((CatalogueFeature, depth, count), ...) members with changes, depth first
     ids: tuple[str, ...]  # itself and every feature below it
     changes_by_release: tuple[ReleaseChanges, ...] = ()  # own_changes and member_actions, a page per release
+    first = property(lambda self: self.by_release[-1][0].version if self.by_release else None)  # oldest release
 
 
 @dataclass(frozen=True)
 class Span:
-    """What a list holds in a span of releases (model.page_spans): a page of its own. A dataclass,
-    not a tuple led by text: live preview then compares only the fields a page read
-    (generator.render.reads)."""
+    """What a list holds in a span of releases (model.page_spans): a page of its own. A dataclass, not
+    a tuple led by text: live preview then compares only the fields a page read (render.reads)."""
 
     first: str  # the span's first release
     last: str  # its last
@@ -231,7 +231,7 @@ class Span:
 
 @dataclass(frozen=True)
 class FeaturesPage(Span):
-    """/features/ or /features/X.Y-X.Y/ (enrich._feature_pages): items are Site.features_by_area's."""
+    """/features/ or /features/X.Y-X.Y/ (facts.feature_pages): items are Site.features_by_area's."""
 
     families: tuple[Family, ...]  # those whose first release is in the span (no release: the newest page)
     count: int  # the features it lists

@@ -77,7 +77,7 @@ def family_description(site: Site, family) -> str:
         own = f" {node.name} itself: {family.feature.standing.words}{_ending(family.feature)}."
     if not family.by_release:
         return f"{node.name}: a family of {_plural(family.members, 'feature')} in PyTorch 2.x.{own}"
-    first, last = family.by_release[-1][0].version, family.by_release[0][0].version
+    first, last = family.first, family.by_release[0][0].version
     return (
         f"{node.name}: a family of {_plural(family.members, 'feature')}, announced in "
         f"{_plural(len(family.by_release), 'PyTorch release')} from {first} to {last}.{own}"
