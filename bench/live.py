@@ -149,10 +149,11 @@ def main(argv: list[str] | None = None) -> int:
             out.write(
                 "\n## Live preview\n\n"
                 f"`make serve` polls `content/` and `templates/` every {commands.POLL} s, re-renders only the pages that show what changed,\n"
-                "MkDocs rebuilds just those pages (a 'dirty' build), and the open page swaps in its rebuilt content (generator/cli/liveserve.py).\n"
+                "MkDocs renders just those pages with what its last whole build made of the site (generator/cli/livebuild.py), and the open\n"
+                "page swaps in its rebuilt content (generator/cli/liveserve.py).\n"
                 "Measured with `python -m bench.live`: add a word to a YAML file and time until the page open in headless Chromium\n"
                 "shows it (the first animation frame whose document holds it). Beside each median: the rebuild as the server\n"
-                "reports it (regenerate, then MkDocs' dirty build) and the page's swap with nothing rebuilt; the rest is the wait\n"
+                "reports it (regenerate, then MkDocs' pages) and the page's swap with nothing rebuilt; the rest is the wait\n"
                 "for the next poll and for the reload signal. A whole reload of the page, which a change to the templates makes, is\n"
                 "timed for comparison.\n\n"
                 + "".join(

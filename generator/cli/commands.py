@@ -50,7 +50,7 @@ def build(args) -> int:
 def serve(args) -> int:
     """Generate, build and serve with live reload. On a save in content/ or templates/, one
     rebuild regenerates only the pages that show what changed (build.generate) and MkDocs
-    rebuilds only those (a dirty build); the open page then reloads. The search index follows
+    renders only those (livebuild.Pages); the open page then swaps in its new content. The search index follows
     in the background (indexing.Indexer)."""
     import shutil
     import tempfile
@@ -87,12 +87,15 @@ def serve(args) -> int:
 
 class _Rebuild:
     """Live preview's rebuild, called by the server on every save: what the last one rendered
-    (build.Preview, whose session keeps what enrich derived), Material's templates compiled once
+    (build.Preview, whose session keeps what enrich derived), MkDocs' last whole build kept for
+    the pages of the saves after it (livebuild.Pages), Material's templates compiled once
     (build.ThemeCache), and the search index following behind (indexing.Indexer)."""
 
     def __init__(self, content: Path, site_dir: Path, serve_url: str, docs: Path = pipeline.DEFAULT_DOCS) -> None:
         self.content, self.site_dir, self.serve_url, self.docs = content, site_dir, serve_url, docs
-        self.first = True
+        from . import livebuild  # MkDocs, imported by the verb that uses it
+
+        self.pages = livebuild.Pages()  # MkDocs' builds, the last whole one kept for the saves after it
         self.indexer = indexing.Indexer()  # indexes the model of each rebuild, once saves pause
         self.preview = pipeline.Preview()  # what the last rebuild rendered, so a save re-renders only what it changed
         self.theme = pipeline.ThemeCache()  # Material's templates compiled once, not on every save
@@ -103,9 +106,15 @@ class _Rebuild:
         with self.lock:
             self.preview.settle()
 
-    def __call__(self) -> None:
-        from mkdocs.commands.build import build as mkdocs_build
+    def _config(self, redirects: dict):
+        """The MkDocs config of a whole build: mkdocs.yml for the served site, its theme's
+        templates compiled once."""
+        config = pipeline.mkdocs_config(self.docs, self.site_dir, strict=False, site_url=self.serve_url)
+        config["plugins"]["redirects"].config["redirect_maps"] = redirects
+        self.theme.attach(config)
+        return config
 
+    def __call__(self) -> None:
         if self.settler is not None:
             self.settler.cancel()
         started = time.perf_counter()
@@ -116,13 +125,15 @@ class _Rebuild:
             except ContentError as exc:  # keep serving the last good site; say what is wrong
                 print("\n".join(map(str, exc.problems)), file=sys.stderr)
                 return
-            config = pipeline.mkdocs_config(self.docs, self.site_dir, strict=False, site_url=self.serve_url)
-            config["plugins"]["redirects"].config["redirect_maps"] = manifest.redirects(site)
-            self.theme.attach(config)
-            if self.first:
-                config.plugins.on_startup(command="serve", dirty=True)
-            mkdocs_build(config, serve_url=self.serve_url, dirty=not self.first)
-            self.first = False
+            redirects = manifest.redirects(site)
+            # What MkDocs' last build made of the site stays right while these hold (livebuild).
+            key = (
+                frozenset(self.preview.on_disk),
+                pipeline.stamps(ROOT / "templates"),
+                pipeline.stamps(pipeline.CONFIG),
+                tuple(sorted(redirects.items())),
+            )
+            self.pages(key, lambda: self._config(redirects), written, self.serve_url)
         self.indexer.request(site, self.site_dir)
         print(f"rebuilt in {time.perf_counter() - started:.2f}s ({len(written)} pages regenerated)", file=sys.stderr)
         # Once saves pause, tidy the heap while nobody waits (build.Preview.settle).
