@@ -135,7 +135,11 @@ class _Rebuild:
             )
             self.pages(key, lambda: self._config(redirects), written, self.serve_url)
         self.indexer.request(site, self.site_dir)
-        print(f"rebuilt in {time.perf_counter() - started:.2f}s ({len(written)} pages regenerated)", file=sys.stderr)
+        built = "built whole by MkDocs" if self.pages.rendered < 0 else f"{self.pages.rendered} rendered by MkDocs"
+        print(
+            f"rebuilt in {time.perf_counter() - started:.2f}s ({len(written)} pages regenerated, {built})",
+            file=sys.stderr,
+        )
         # Once saves pause, tidy the heap while nobody waits (build.Preview.settle).
         self.settler = threading.Timer(SETTLE_AFTER, self.settle)
         self.settler.daemon = True
