@@ -607,3 +607,53 @@ def test_live_preview_compiles_the_theme_once_and_builds_the_pages_a_full_build_
     mkdocs(site, tmp_path / "clean", dirty=False, cached=False)
     assert _on_disk(tmp_path / "served") == _on_disk(tmp_path / "clean")
     assert b"fixture release, edited" in (tmp_path / "served" / "releases" / "2.8" / "index.html").read_bytes()
+
+
+CHECKED_APART = ("_off_ledger", "_unfit_ends", "_uncited_carried_out", "_unguided", "_history_told")
+"""The invariant checks' derivations (generator.enrich.invariants): per release, or over the whole ledger,
+change lists or catalogue."""
+
+
+def test_a_save_walks_again_only_the_checks_whose_inputs_it_changed(tmp_path, monkeypatch):
+    """Bounded work: in live preview the invariant checks find their offenders through the session, so
+    a save that changed one release file's summary walks no release's changes again, and one that
+    changed a change list walks that release's changes and the joins over the whole site, not every
+    release's changes once per rule."""
+    from collections import Counter
+
+    from generator.enrich import invariants
+
+    calls: Counter = Counter()
+
+    def counted(fn):
+        @functools.wraps(fn)  # the same name, so the session files the wrapped derivation where it did
+        def spy(*args):
+            calls[fn.__name__] += 1
+            return fn(*args)
+
+        return spy
+
+    for name in CHECKED_APART:
+        monkeypatch.setattr(invariants, name, counted(getattr(invariants, name)))
+    content, docs = tmp_path / "content", tmp_path / "docs"
+    shutil.copytree(ROOT / "content", content)
+    preview = build.Preview()
+    site, _ = build.generate(content, docs, preview)
+    releases = len(site.releases)
+    assert calls == {"_off_ledger": releases, "_unfit_ends": releases, **dict.fromkeys(CHECKED_APART[2:], 1)}
+
+    calls.clear()
+    release = content / "releases" / "2.14.yaml"
+    release.write_text(release.read_text(encoding="utf-8").replace("summary: >-\n  ", "summary: >-\n  Edited. ", 1))
+    build.generate(content, docs, preview)
+    assert calls == {}  # 2.14's entries are equal and its change sections the same objects
+
+    changes = content / "changes" / "2.12.yaml"
+    old = "Strengthened SVE compile checks"
+    text = changes.read_text(encoding="utf-8")
+    assert old in text
+    changes.write_text(text.replace(old, "Stricter SVE compile checks", 1), encoding="utf-8")
+    build.generate(content, docs, preview)
+    # Its release's two, and the joins over every release's change list and upgrade steps.
+    assert calls == {"_off_ledger": 1, "_unfit_ends": 1, "_uncited_carried_out": 1, "_unguided": 1}
+    assert _on_disk(docs) == _full(content)

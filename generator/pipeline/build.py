@@ -44,8 +44,8 @@ def site_model(content_dir: Path, session: Session | None = None) -> Site:
     s.start()
     site = enrich(load(content_dir, s), s)
     site = listed(site)  # the page list, once: a build's forked children inherit it
+    problems = invariants.check(site, content_dir, s)  # its offenders derived in the session too
     s.done()
-    problems = invariants.check(site, content_dir)
     if problems:
         raise ContentError(problems)
     return site
