@@ -342,20 +342,14 @@ def _render_page(env: jinja2.Environment, page, meta, site, context: dict, versi
     return body.encode("utf-8")
 
 
-def write_changed(
-    files: dict[str, bytes], docs_dir: Path, trusted: frozenset[str] = frozenset(), gone: list[str] | None = None
-) -> list[str]:
+def write_changed(files: dict[str, bytes], docs_dir: Path, gone: list[str] | None = None) -> list[str]:
     """Write files whose bytes differ, remove stale ones; return the paths written.
 
-    `trusted`: paths known to hold their bytes already (live preview's stamps), not read back.
-    `gone`: the stale paths, when the caller knows them; otherwise docs_dir is scanned for them."""
+    `gone`: the stale paths, when the caller knows them (live preview, which then passes only the
+    files its stamps cannot vouch for); otherwise docs_dir is scanned for them."""
     docs_dir.mkdir(parents=True, exist_ok=True)
     # Not flushed to disk one by one: the Markdown is rebuilt from content/ by every run.
-    written = [
-        rel
-        for rel, data in sorted(files.items())
-        if rel not in trusted and write_atomic(docs_dir / rel, data, sync=False)
-    ]
+    written = [rel for rel, data in sorted(files.items()) if write_atomic(docs_dir / rel, data, sync=False)]
     if gone is not None:
         for rel in sorted(gone, reverse=True):
             path = docs_dir / rel
