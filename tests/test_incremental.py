@@ -657,3 +657,39 @@ def test_a_save_walks_again_only_the_checks_whose_inputs_it_changed(tmp_path, mo
     # Its release's two, and the joins over every release's change list and upgrade steps.
     assert calls == {"_off_ledger": 1, "_unfit_ends": 1, "_uncited_carried_out": 1, "_unguided": 1}
     assert _on_disk(docs) == _full(content)
+
+
+def test_a_save_takes_the_long_way_only_for_pages_whose_view_or_reads_changed(tmp_path, monkeypatch):
+    """Bounded work: a page whose view holds the very objects it held before, and which read nothing
+    of the site that changed, keeps its bytes without its head being made again (render._Maker.unchanged);
+    only the pages whose view holds a new object, or which are drawn again, go the long way."""
+    from generator.pages import pagelist
+    from generator.render import render
+
+    long_way: list[str] = []
+    head = render._Maker.head
+
+    def spy(self, path, *args):
+        long_way.append(path)
+        return head(self, path, *args)
+
+    monkeypatch.setattr(render._Maker, "head", spy)
+    content, docs = tmp_path / "content", tmp_path / "docs"
+    shutil.copytree(ROOT / "content", content)
+    preview = build.Preview()
+    before, _ = build.generate(content, docs, preview)
+    long_way.clear()
+    target = content / "releases" / "2.14.yaml"
+    target.write_text(target.read_text(encoding="utf-8").replace("summary: >-\n  ", "summary: >-\n  Edited. ", 1))
+    after, _ = build.generate(content, docs, preview)
+
+    def views(site) -> dict[str, tuple]:
+        return {pagelist.urls.source(p.url): tuple(p.context[k] for k in sorted(p.context)) for p in site.pages}
+
+    old, new = views(before), views(after)
+    same_view = {path for path, view in new.items() if all(map(operator.is_, view, old.get(path, ())))}
+    assert len(same_view) > len(new) * 3 // 4
+    assert set(long_way) - same_view, "no page's view changed: the edit tests nothing"
+    needless = (set(long_way) & same_view) - set(preview.rendered.fresh)
+    assert not needless, f"{len(needless)} pages went the long way for nothing, e.g. {sorted(needless)[:3]}"
+    assert _on_disk(docs) == _full(content)

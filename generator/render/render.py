@@ -203,6 +203,9 @@ def render_site(
     for page in mine:
         path, names = urls.source(page.url), tuple(sorted(page.context))
         view = tuple(page.context[k] for k in names)
+        if (same := make.unchanged(path, page, names, view)) is not None:
+            bodies[path] = same
+            continue
         meta = make.head(path, page, names, view, base)  # part of the head, compared whole
 
         def draw(model, *context, page=page, meta=meta, names=names) -> bytes:
@@ -211,10 +214,11 @@ def render_site(
         head = (page.template, page.title, page.description, names, meta)
         bodies[path] = make(path, head, (site, *view), draw, page=True)
     made = _data_files(site, base, make)
+    out.files = bodies  # made in the pages' order
     if theirs:
         bodies.update(zip((urls.source(page.url) for page in theirs), helper.result(), strict=True))
         out.fresh.extend(urls.source(page.url) for page in theirs)
-    out.files = {urls.source(page.url): bodies[urls.source(page.url)] for page in every}  # in the pages' order
+        out.files = {urls.source(page.url): bodies[urls.source(page.url)] for page in every}  # in the pages' order
     out.files.update(made)
     out.derived = make.derived()
     out.files.update(browser.files())  # what the scripts read from Python (search paths, shards)
@@ -255,6 +259,9 @@ class _Maker:
         self.out, self.previous, self.watch = out, previous, record or previous is not None
         self.compare = Compare(previous.derived if previous is not None else None)
         self.records: dict[tuple, tuple] = {}  # equal records share one object, so comparisons are shared too
+        self._site_same: dict[
+            int, bool
+        ] = {}  # id of a last render's record -> it read nothing that changed of the site
 
     def __call__(self, path: str, head: tuple, inputs: tuple, draw, page: bool = False, whole: bool = False) -> bytes:
         """The file's bytes. `whole`: drawn from its inputs unwatched, kept while they are equal."""
@@ -276,6 +283,41 @@ class _Maker:
             frozen = reads.frozen()
             out.built_from[path] = (head, inputs, self.records.setdefault(frozen, frozen))
         return data
+
+    def unchanged(self, path: str, page, names: tuple, view: tuple) -> bytes | None:
+        """A page's last bytes, found without making its head: where its template, title and
+        description are last render's, its view holds the very objects it held then, and neither
+        its head nor its body read anything of the site that changed. None where any of that
+        fails: the page then goes the whole way (`head`, `__call__`), which may still keep it."""
+        previous = self.previous
+        if previous is None:
+            return None
+        last, built = previous.heads.get(path), previous.built_from.get(path)
+        if last is None or built is None or path not in previous.files:
+            return None
+        head, inputs, record = built
+        if (
+            head[4] is not last[3]
+            or head[:4] != (page.template, page.title, page.description, names)
+            or last[0] != (page.template, page.description, names)
+            or len(inputs) != len(view) + 1
+            or not all(map(operator.is_, last[1], view))
+            or not all(map(operator.is_, inputs[1:], view))
+            or not self._reads_same_site(last[2])
+            or not self._reads_same_site(record)
+        ):
+            return None
+        self.out.heads[path] = last
+        self.out.built_from[path] = (head, (self.out.site, *view), record)
+        return previous.files[path]
+
+    def _reads_same_site(self, record: tuple) -> bool:
+        """Whether what `record` (a last render's, alive while this one runs) read of the site is
+        unchanged: asked once per record, however many pages share it."""
+        known = self._site_same.get(id(record))
+        if known is None:
+            known = self._site_same[id(record)] = self.compare.same(record, self.previous.site, self.out.site)
+        return known
 
     def head(self, path: str, page, names: tuple, view: tuple, base: str) -> describe.PageHead:
         """describe.page_head of the page: in live preview, the last render's where the page's
