@@ -693,3 +693,34 @@ def test_a_save_takes_the_long_way_only_for_pages_whose_view_or_reads_changed(tm
     needless = (set(long_way) & same_view) - set(preview.rendered.fresh)
     assert not needless, f"{len(needless)} pages went the long way for nothing, e.g. {sorted(needless)[:3]}"
     assert _on_disk(docs) == _full(content)
+
+
+def test_a_save_lists_again_only_the_feature_release_pages_whose_changes_it_changed(tmp_path, monkeypatch):
+    """Bounded work: a page of one release's changes to a feature (/features/<id>/X.Y/, most pages at
+    50x) is a derivation of those changes (pagelist._feature_changes_page): a save that changed one
+    release lists again that release's pages only, and hands out the others' very objects."""
+    from generator.pages import pagelist
+
+    made: list[str] = []
+    page = pagelist._feature_changes_page
+
+    @functools.wraps(page)  # the same name, so the session files it where it did
+    def spy(feature_id, name, changes, family):
+        made.append(changes.release.version)
+        return page(feature_id, name, changes, family)
+
+    monkeypatch.setattr(pagelist, "_feature_changes_page", spy)
+    content, docs = tmp_path / "content", tmp_path / "docs"
+    shutil.copytree(ROOT / "content", content)
+    preview = build.Preview()
+    before, _ = build.generate(content, docs, preview)
+    assert len(made) > 100
+    made.clear()
+    target = content / "releases" / "2.14.yaml"
+    target.write_text(target.read_text(encoding="utf-8").replace("summary: >-\n  ", "summary: >-\n  Edited. ", 1))
+    after, _ = build.generate(content, docs, preview)
+    assert made and set(made) == {"2.14"}
+    kept = [p for p in after.pages if p.template == "feature_changes.md.j2" and not p.url.endswith("/2.14/")]
+    old = {p.url: p for p in before.pages}
+    assert kept and all(p is old[p.url] for p in kept)
+    assert _on_disk(docs) == _full(content)

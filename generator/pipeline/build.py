@@ -43,7 +43,7 @@ def site_model(content_dir: Path, session: Session | None = None) -> Site:
     s = session if session is not None else Session()
     s.start()
     site = enrich(load(content_dir, s), s)
-    site = listed(site)  # the page list, once: a build's forked children inherit it
+    site = listed(site, s)  # the page list, once: a build's forked children inherit it
     problems = invariants.check(site, content_dir, s)  # its offenders derived in the session too
     s.done()
     if problems:
