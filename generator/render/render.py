@@ -259,9 +259,8 @@ class _Maker:
         self.out, self.previous, self.watch = out, previous, record or previous is not None
         self.compare = Compare(previous.derived if previous is not None else None)
         self.records: dict[tuple, tuple] = {}  # equal records share one object, so comparisons are shared too
-        self._site_same: dict[
-            int, bool
-        ] = {}  # id of a last render's record -> it read nothing that changed of the site
+        # id of a last render's record -> True if it read nothing of the site that changed
+        self._site_same: dict[int, bool] = {}
 
     def __call__(self, path: str, head: tuple, inputs: tuple, draw, page: bool = False, whole: bool = False) -> bytes:
         """The file's bytes. `whole`: drawn from its inputs unwatched, kept while they are equal."""
