@@ -607,3 +607,120 @@ def test_live_preview_compiles_the_theme_once_and_builds_the_pages_a_full_build_
     mkdocs(site, tmp_path / "clean", dirty=False, cached=False)
     assert _on_disk(tmp_path / "served") == _on_disk(tmp_path / "clean")
     assert b"fixture release, edited" in (tmp_path / "served" / "releases" / "2.8" / "index.html").read_bytes()
+
+
+CHECKED_APART = ("_off_ledger", "_unfit_ends", "_uncited_carried_out", "_unguided", "_history_told")
+"""The invariant checks' derivations (generator.enrich.invariants): per release, or over the whole ledger,
+change lists or catalogue."""
+
+
+def test_a_save_walks_again_only_the_checks_whose_inputs_it_changed(tmp_path, monkeypatch):
+    """Bounded work: in live preview the invariant checks find their offenders through the session, so
+    a save that changed one release file's summary walks no release's changes again, and one that
+    changed a change list walks that release's changes and the joins over the whole site, not every
+    release's changes once per rule."""
+    from collections import Counter
+
+    from generator.enrich import invariants
+
+    calls: Counter = Counter()
+
+    def counted(fn):
+        @functools.wraps(fn)  # the same name, so the session files the wrapped derivation where it did
+        def spy(*args):
+            calls[fn.__name__] += 1
+            return fn(*args)
+
+        return spy
+
+    for name in CHECKED_APART:
+        monkeypatch.setattr(invariants, name, counted(getattr(invariants, name)))
+    content, docs = tmp_path / "content", tmp_path / "docs"
+    shutil.copytree(ROOT / "content", content)
+    preview = build.Preview()
+    site, _ = build.generate(content, docs, preview)
+    releases = len(site.releases)
+    assert calls == {"_off_ledger": releases, "_unfit_ends": releases, **dict.fromkeys(CHECKED_APART[2:], 1)}
+
+    calls.clear()
+    release = content / "releases" / "2.14.yaml"
+    release.write_text(release.read_text(encoding="utf-8").replace("summary: >-\n  ", "summary: >-\n  Edited. ", 1))
+    build.generate(content, docs, preview)
+    assert calls == {}  # 2.14's entries are equal and its change sections the same objects
+
+    changes = content / "changes" / "2.12.yaml"
+    old = "Strengthened SVE compile checks"
+    text = changes.read_text(encoding="utf-8")
+    assert old in text
+    changes.write_text(text.replace(old, "Stricter SVE compile checks", 1), encoding="utf-8")
+    build.generate(content, docs, preview)
+    # Its release's two, and the joins over every release's change list and upgrade steps.
+    assert calls == {"_off_ledger": 1, "_unfit_ends": 1, "_uncited_carried_out": 1, "_unguided": 1}
+    assert _on_disk(docs) == _full(content)
+
+
+def test_a_save_takes_the_long_way_only_for_pages_whose_view_or_reads_changed(tmp_path, monkeypatch):
+    """Bounded work: a page whose view holds the very objects it held before, and which read nothing
+    of the site that changed, keeps its bytes without its head being made again (render._Maker.unchanged);
+    only the pages whose view holds a new object, or which are drawn again, go the long way."""
+    from generator.pages import pagelist
+    from generator.render import render
+
+    long_way: list[str] = []
+    head = render._Maker.head
+
+    def spy(self, path, *args):
+        long_way.append(path)
+        return head(self, path, *args)
+
+    monkeypatch.setattr(render._Maker, "head", spy)
+    content, docs = tmp_path / "content", tmp_path / "docs"
+    shutil.copytree(ROOT / "content", content)
+    preview = build.Preview()
+    before, _ = build.generate(content, docs, preview)
+    long_way.clear()
+    target = content / "releases" / "2.14.yaml"
+    target.write_text(target.read_text(encoding="utf-8").replace("summary: >-\n  ", "summary: >-\n  Edited. ", 1))
+    after, _ = build.generate(content, docs, preview)
+
+    def views(site) -> dict[str, tuple]:
+        return {pagelist.urls.source(p.url): tuple(p.context[k] for k in sorted(p.context)) for p in site.pages}
+
+    old, new = views(before), views(after)
+    same_view = {path for path, view in new.items() if all(map(operator.is_, view, old.get(path, ())))}
+    assert len(same_view) > len(new) * 3 // 4
+    assert set(long_way) - same_view, "no page's view changed: the edit tests nothing"
+    needless = (set(long_way) & same_view) - set(preview.rendered.fresh)
+    assert not needless, f"{len(needless)} pages went the long way for nothing, e.g. {sorted(needless)[:3]}"
+    assert _on_disk(docs) == _full(content)
+
+
+def test_a_save_lists_again_only_the_feature_release_pages_whose_changes_it_changed(tmp_path, monkeypatch):
+    """Bounded work: a page of one release's changes to a feature (/features/<id>/X.Y/, most pages at
+    50x) is a derivation of those changes (pagelist._feature_changes_page): a save that changed one
+    release lists again that release's pages only, and hands out the others' very objects."""
+    from generator.pages import pagelist
+
+    made: list[str] = []
+    page = pagelist._feature_changes_page
+
+    @functools.wraps(page)  # the same name, so the session files it where it did
+    def spy(feature_id, name, changes, family):
+        made.append(changes.release.version)
+        return page(feature_id, name, changes, family)
+
+    monkeypatch.setattr(pagelist, "_feature_changes_page", spy)
+    content, docs = tmp_path / "content", tmp_path / "docs"
+    shutil.copytree(ROOT / "content", content)
+    preview = build.Preview()
+    before, _ = build.generate(content, docs, preview)
+    assert len(made) > 100
+    made.clear()
+    target = content / "releases" / "2.14.yaml"
+    target.write_text(target.read_text(encoding="utf-8").replace("summary: >-\n  ", "summary: >-\n  Edited. ", 1))
+    after, _ = build.generate(content, docs, preview)
+    assert made and set(made) == {"2.14"}
+    kept = [p for p in after.pages if p.template == "feature_changes.md.j2" and not p.url.endswith("/2.14/")]
+    old = {p.url: p for p in before.pages}
+    assert kept and all(p is old[p.url] for p in kept)
+    assert _on_disk(docs) == _full(content)

@@ -271,7 +271,7 @@ def test_the_render_the_search_index_and_the_manifest_read_one_page_list(monkeyp
 
     listed = []
     page_list = pages.page_list
-    monkeypatch.setattr(pages, "page_list", lambda site: listed.append(site) or page_list(site))
+    monkeypatch.setattr(pages, "page_list", lambda site, *how: listed.append(site) or page_list(site, *how))
     site = site_model(FIXTURE)
     assert len(listed) == 1
     rendered = render_all(site)

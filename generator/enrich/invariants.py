@@ -17,6 +17,10 @@ the content, so a contradiction a reader could catch fails the build instead:
   sits only on a record that deprecates or removes.
 
 A problem names the content file and line when one is at fault, else the page and the fact.
+
+The checks that walk every release's changes or the whole catalogue find their offenders through
+`derive` (live preview's session, generator.util.session): per release, or per ledger and
+catalogue, so a save walks again only what it changed; the problems are worded afterwards.
 """
 
 from __future__ import annotations
@@ -31,12 +35,16 @@ from ..model import urls
 from ..model.computed import Site
 from ..model.content import DUE_STATUS, NO_TIER, Release, version_key
 from ..model.errors import Problem
+from ..util.session import Session, now
 from .changeviews import ACTING_GROUPS
 
 
-def check(site: Site, content_dir: Path | str | None = None) -> list[Problem]:
-    """Every invariant the site breaks, one Problem each (empty when the pages agree)."""
+def check(site: Site, content_dir: Path | str | None = None, session: Session | None = None) -> list[Problem]:
+    """Every invariant the site breaks, one Problem each (empty when the pages agree). With
+    `session` (between its start and done), what a rule found of a release, the ledger or the
+    catalogue is last time's where they are unchanged."""
     where = _Where(Path(content_dir) if content_dir is not None else None)
+    where.derive = session.derive if session is not None else now
     problems: list[Problem] = []
     for rule in (
         ledger_complete,
@@ -60,6 +68,7 @@ class _Where:
 
     def __init__(self, content_dir: Path | None):
         self.content_dir = content_dir
+        self.derive = now  # how a rule derives its offenders (check: the session's, if given)
 
     def _path(self, rel: str) -> str:
         return str(self.content_dir / rel) if self.content_dir is not None else rel
@@ -108,27 +117,43 @@ class _Where:
 
 def ledger_complete(site: Site, where: _Where) -> list[Problem]:
     """Every deprecation, announced or in the notes, has a row on /deprecations/."""
-    rows = {row.url for row in site.ledger}
-    deprecated_features = {row.feature.id for row in site.ledger if row.feature is not None}
+    d = where.derive
+    rows, deprecated_features = d(_ledger_urls, site.ledger), d(_ledger_features, site.ledger)
     out = []
     for release in site.releases:
-        for entry in release.entries:
-            if (entry.change == "deprecated" or entry.tier == "deprecated") and urls.feature(entry.id) not in rows:
-                out.append(
-                    where.entry(release, entry, f"{entry.id} is deprecated here but not on /{urls.DEPRECATIONS}")
-                )
-        for view in _views(site, release):
-            if view.group != "deprecations" or deprecated_features.intersection(view.features):
-                continue
-            if view.ending != "deprecation":  # a removal, or no ending: off the ledger
-                continue
-            if urls.at(urls.release(release.version), view.anchor) not in rows:
-                out.append(
-                    where.change(
-                        release.version, view.change, f"a deprecation in the notes is not on /{urls.DEPRECATIONS}"
-                    )
-                )
+        sections = site.release_views[release.version].sections
+        entries, changes = d(
+            _off_ledger, release.version, release.entries, sections, rows, deprecated_features, key=release.version
+        )
+        out += [where.entry(release, e, f"{e.id} is deprecated here but not on /{urls.DEPRECATIONS}") for e in entries]
+        said = f"a deprecation in the notes is not on /{urls.DEPRECATIONS}"
+        out += [where.change(release.version, change, said) for change in changes]
     return out
+
+
+def _ledger_urls(ledger: tuple) -> frozenset[str]:
+    return frozenset(row.url for row in ledger)
+
+
+def _ledger_features(ledger: tuple) -> frozenset[str]:
+    return frozenset(row.feature.id for row in ledger if row.feature is not None)
+
+
+def _off_ledger(version: str, entries: tuple, sections: tuple, rows: frozenset, features: frozenset) -> tuple:
+    """A release's deprecating entries and notes' deprecations missing from the ledger (whose row
+    URLs are `rows` and deprecated feature ids `features`): (entries, changes)."""
+    missing = tuple(
+        e for e in entries if (e.change == "deprecated" or e.tier == "deprecated") and urls.feature(e.id) not in rows
+    )
+    changes = tuple(
+        view.change
+        for view in _section_views(sections)
+        if view.group == "deprecations"
+        and not features.intersection(view.features)
+        and view.ending == "deprecation"  # a removal, or no ending: off the ledger
+        and urls.at(urls.release(version), view.anchor) not in rows
+    )
+    return missing, changes
 
 
 def ledger_in_guide(site: Site, where: _Where) -> list[Problem]:
@@ -137,14 +162,32 @@ def ledger_in_guide(site: Site, where: _Where) -> list[Problem]:
     what the ledger says."""
     out = []
     by_version = {r.version: r for r in site.releases}
-    for row in site.ledger:
+    upgrades = {v: site.release_views[v].upgrade for v in site.versions}
+    for row, version, step in where.derive(_unguided, site.ledger, site.releases[0].version, upgrades):
+        release = by_version[version]
+        fid = row.feature.id if row.feature is not None else None
+        said = "removed" if step == "removals" else "deprecated"
+        message = f"{said} in {version} on /{urls.DEPRECATIONS} but not in that release's upgrade step"
+        entry = next((e for e in release.entries if e.id == fid), None) if fid else None
+        out.append(
+            where.entry(release, entry, message)
+            if entry is not None
+            else where.change(version, row.change.change, message)
+        )
+    return out
+
+
+def _unguided(ledger: tuple, first: str, upgrades: dict[str, tuple]) -> tuple:
+    """(row, version, step) of each ledger row's step that the upgrade steps of that release
+    (`upgrades`, per version) do not list it in; `first` is the first release's version."""
+    out = []
+    for row in ledger:
         # A change record is listed by its own step (a scheduled removal may be a breaking change).
         checks = [(row.deprecated_in, row.change.group if row.change is not None else "deprecations")]
         if row.removed_by == "entry" and row.feature is not None:
             checks.append((row.removed_in, "removals"))
         for version, step in checks:
-            release = by_version[version]
-            if release is site.releases[0]:
+            if version == first:
                 continue  # no guide leads to the first release
             # A step that asks something may be told by another such step (2.13's Bazel removal is a
             # breaking change, and its entry is not listed a second time under removals).
@@ -156,20 +199,12 @@ def ledger_in_guide(site: Site, where: _Where) -> list[Problem]:
                     fid is not None
                     and (any(e.id == fid for e in listed.entries) or any(fid in v.features for v in listed.changes))
                 )
-                for listed in site.release_views[version].upgrade
+                for listed in upgrades[version]
                 if listed.id in steps
             )
-            if found:
-                continue
-            said = "removed" if step == "removals" else "deprecated"
-            message = f"{said} in {version} on /{urls.DEPRECATIONS} but not in that release's upgrade step"
-            entry = next((e for e in release.entries if e.id == fid), None) if fid else None
-            out.append(
-                where.entry(release, entry, message)
-                if entry is not None
-                else where.change(version, row.change.change, message)
-            )
-    return out
+            if not found:
+                out.append((row, version, step))
+    return tuple(out)
 
 
 def support_follows_compatibility(site: Site, where: _Where) -> list[Problem]:
@@ -375,20 +410,31 @@ def standings_agree(site: Site, where: _Where) -> list[Problem]:
 
 def carried_out_cited(site: Site, where: _Where) -> list[Problem]:
     """A deprecation's `carried_out` names the PR of a change in a later release's list."""
-    out = []
-    # The first release citing each PR: a PR is later than release i when first cited after it
+    changes = tuple(release.changes for release in site.releases)
+    return [
+        where.change(
+            site.releases[i].version, c, f"carried_out: no later release's change list cites PR {c.carried_out}"
+        )
+        for i, c in where.derive(_uncited_carried_out, changes)
+    ]
+
+
+def _uncited_carried_out(changes: tuple[tuple, ...]) -> tuple:
+    """(release position, change) of each change (each release's, oldest first) whose
+    `carried_out` PR no later release's change cites."""
+    # The last release citing each PR: a PR is later than release i when last cited after it
     # (one pass: a set of every later release's PRs per release grows with the square of releases).
     last_cited: dict[str, int] = {}
-    for i, release in enumerate(site.releases):
-        for c in release.changes:
+    for i, mine in enumerate(changes):
+        for c in mine:
             for pr in c.prs:
                 last_cited[pr] = i
-    for i, release in enumerate(site.releases):
-        for change in release.changes:
-            if change.carried_out is not None and last_cited.get(change.carried_out, -1) <= i:
-                said = f"carried_out: no later release's change list cites PR {change.carried_out}"
-                out.append(where.change(release.version, change, said))
-    return out
+    return tuple(
+        (i, c)
+        for i, mine in enumerate(changes)
+        for c in mine
+        if c.carried_out is not None and last_cited.get(c.carried_out, -1) <= i
+    )
 
 
 def inferences_answered(site: Site, where: _Where) -> list[Problem]:
@@ -404,12 +450,18 @@ def inferences_answered(site: Site, where: _Where) -> list[Problem]:
 def ends_fit_records(site: Site, where: _Where) -> list[Problem]:
     """A record's `ends:` names what it deprecates or removes, so its record line must read as a
     deprecation or a removal (facts.ending_kind)."""
+    said = "ends: its record line reads as neither a deprecation nor a removal"
+    d = where.derive
     return [
-        where.change(release.version, v.change, "ends: its record line reads as neither a deprecation nor a removal")
+        where.change(release.version, change, said)
         for release in site.releases
-        for v in _views(site, release)
-        if v.change.ends and v.ending is None
+        for change in d(_unfit_ends, site.release_views[release.version].sections, key=release.version)
     ]
+
+
+def _unfit_ends(sections: tuple) -> tuple:
+    """The changes of a release's sections whose `ends:` meets a record line read as no ending."""
+    return tuple(v.change for v in _section_views(sections) if v.change.ends and v.ending is None)
 
 
 _SITE_HISTORY = re.compile(r"former (address|id)|still leads here|(this page|it) was called", re.IGNORECASE)
@@ -419,12 +471,14 @@ def about_states_facts(site: Site, where: _Where) -> list[Problem]:
     """A feature's `about` tells readers what it is, not the site's history: former addresses
     redirect by themselves (aliases), so "its former address … still leads here" goes."""
     return [
-        where.catalogue(
-            node, f"{node.id}: about tells the page's history ('{m.group(0)}'); aliases redirect by themselves"
-        )
-        for node in site.content.catalogue
-        if node.about and (m := _SITE_HISTORY.search(node.about))
+        where.catalogue(node, f"{node.id}: about tells the page's history ('{told}'); aliases redirect by themselves")
+        for node, told in where.derive(_history_told, site.content.catalogue)
     ]
+
+
+def _history_told(catalogue: tuple) -> tuple:
+    """(node, the words) of each catalogue node whose `about` tells the site's history."""
+    return tuple((n, m.group(0)) for n in catalogue if n.about and (m := _SITE_HISTORY.search(n.about)))
 
 
 def alternatives(site: Site, where: _Where) -> list[Problem]:
@@ -441,7 +495,11 @@ def alternatives(site: Site, where: _Where) -> list[Problem]:
 
 
 def _views(site: Site, release: Release):
-    return (v for s in site.release_views[release.version].sections for a in s.areas for v in a.changes)
+    return _section_views(site.release_views[release.version].sections)
+
+
+def _section_views(sections: tuple):
+    return (v for s in sections for a in s.areas for v in a.changes)
 
 
 def _nth(versions: tuple[str, ...], position: dict[str, int], version: str, k: int) -> str:

@@ -17,6 +17,7 @@ from markupsafe import Markup
 from ..model import urls
 from ..model.computed import Site, paged
 from ..util.project import ROOT, SITE_NAME
+from ..util.session import Session, now
 from . import describe, envpaste
 
 BENCHMARK = ROOT / "generator" / "benchmark.md"
@@ -125,21 +126,22 @@ _FIXED = [
 ]
 
 
-def listed(site: Site) -> Site:
+def listed(site: Site, session: Session | None = None) -> Site:
     """The site with its page list (`Site.pages`): every page, in a fixed order, each with its
     own view: the site's own pages, then symbol, release, feature and family, and backend pages.
     The pipeline calls it once per model (generator.pipeline.build.site_model); the render, the
-    search index and the URL manifest all read that one list."""
-    return replace(site, pages=tuple(page_list(site)))
+    search index and the URL manifest all read that one list. With `session` (live preview's),
+    a page of one release's changes to a feature is last time's while those changes are."""
+    return replace(site, pages=tuple(page_list(site, session.derive if session is not None else now)))
 
 
-def page_list(site: Site) -> list[Page]:
-    """Every page of `site`, listed anew."""
+def page_list(site: Site, derive=now) -> list[Page]:
+    """Every page of `site`, listed anew (but what `derive` gives back of last time's)."""
     return [
         *_site_pages(site),
         *_symbol_pages(site),
         *_release_pages(site),
-        *_feature_pages(site),
+        *_feature_pages(site, derive),
         *_backend_pages(site),
     ]
 
@@ -345,7 +347,7 @@ def _release_pages(site: Site) -> Iterator[Page]:
         )
 
 
-def _feature_pages(site: Site) -> Iterator[Page]:
+def _feature_pages(site: Site, derive) -> Iterator[Page]:
     """A page per feature, but a family's feature, whose family page tells its story; then the
     family pages. Each is followed by a page per release with the changes that release ties to it,
     where they are too many for its own page (computed.paged)."""
@@ -365,7 +367,7 @@ def _feature_pages(site: Site) -> Iterator[Page]:
                 },
                 "features/*.yaml, releases/*.yaml, changes/*.yaml",
             )
-            yield from _feature_changes_pages(site, feature.id, feature.title, by_release, False)
+            yield from _feature_changes_pages(derive, feature.id, feature.title, by_release, False)
     for family in site.families:
         yield Page(
             urls.feature(family.node.id),
@@ -375,24 +377,30 @@ def _feature_pages(site: Site) -> Iterator[Page]:
             {"family": family, "paged": paged(family.changes_by_release)},
             f"{family.node.source_file}, releases/*.yaml, changes/*.yaml",
         )
-        yield from _feature_changes_pages(site, family.node.id, family.node.name, family.changes_by_release, True)
+        yield from _feature_changes_pages(derive, family.node.id, family.node.name, family.changes_by_release, True)
 
 
-def _feature_changes_pages(site: Site, feature_id: str, name: str, by_release, family: bool) -> Iterator[Page]:
+def _feature_changes_pages(derive, feature_id: str, name: str, by_release, family: bool) -> Iterator[Page]:
     """/features/<id>/X.Y/: the changes one release ties to a feature or a family, for one whose
-    changes are too many for its own page (computed.paged)."""
+    changes are too many for its own page (computed.paged). Each page is a derivation of its own
+    (most of the pages at 50x): a save lists again those whose release's changes it changed."""
     if not paged(by_release):
         return
     for changes in by_release:
-        v = changes.release.version
-        yield Page(
-            urls.feature_changes(feature_id, v),
-            "feature_changes.md.j2",
-            f"{name} changes in PyTorch {v}",
-            describe.feature_changes_description(name, changes, family),
-            {"feature_id": feature_id, "name": name, "changes": changes, "family": family},
-            f"features/*.yaml, releases/*.yaml, changes/{v}.yaml",
-        )
+        key = (feature_id, changes.release.version)
+        yield derive(_feature_changes_page, feature_id, name, changes, family, key=key)
+
+
+def _feature_changes_page(feature_id: str, name: str, changes, family: bool) -> Page:
+    v = changes.release.version
+    return Page(
+        urls.feature_changes(feature_id, v),
+        "feature_changes.md.j2",
+        f"{name} changes in PyTorch {v}",
+        describe.feature_changes_description(name, changes, family),
+        {"feature_id": feature_id, "name": name, "changes": changes, "family": family},
+        f"features/*.yaml, releases/*.yaml, changes/{v}.yaml",
+    )
 
 
 def _backend_pages(site: Site) -> Iterator[Page]:

@@ -43,9 +43,9 @@ def site_model(content_dir: Path, session: Session | None = None) -> Site:
     s = session if session is not None else Session()
     s.start()
     site = enrich(load(content_dir, s), s)
-    site = listed(site)  # the page list, once: a build's forked children inherit it
+    site = listed(site, s)  # the page list, once: a build's forked children inherit it
+    problems = invariants.check(site, content_dir, s)  # its offenders derived in the session too
     s.done()
-    problems = invariants.check(site, content_dir)
     if problems:
         raise ContentError(problems)
     return site
@@ -128,19 +128,25 @@ class Preview:
             self.on_disk = _disk_stamps(files, docs_dir)
             return written
         old_files, on_disk = previous.files, self.on_disk
-        trusted = set()
+        unsure = {}  # the files that may not hold their bytes: only these are compared, written and stamped
         folder = os.fspath(docs_dir) + os.sep  # a path per file as text: a Path per file cost more than its stat
         for rel, data in files.items():
-            old = old_files.get(rel)
-            if (old is data or old == data) and rel in on_disk:
-                with contextlib.suppress(OSError):
+            old, stamp = old_files.get(rel), on_disk.get(rel)
+            if stamp is not None and (old is data or old == data):
+                try:
                     st = os.stat(folder + rel)
-                    if (st.st_size, st.st_mtime_ns) == on_disk[rel]:
-                        trusted.add(rel)
+                except OSError:
+                    st = None
+                if st is not None and (st.st_size, st.st_mtime_ns) == stamp:
+                    continue
+            unsure[rel] = data
         gone = sorted(on_disk.keys() - files.keys())  # pages no render makes any more
-        written = write_changed(files, docs_dir, frozenset(trusted), gone)
-        self.on_disk = {rel: on_disk[rel] for rel in trusted}
-        self.on_disk.update(_disk_stamps({rel: files[rel] for rel in files if rel not in trusted}, docs_dir))
+        written = write_changed(unsure, docs_dir, gone=gone)
+        for rel in gone:
+            del on_disk[rel]
+        for rel in unsure:
+            on_disk.pop(rel, None)
+        on_disk.update(_disk_stamps(unsure, docs_dir))
         return written
 
     def settle(self) -> None:

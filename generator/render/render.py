@@ -158,11 +158,18 @@ class Rendered:
         if old_head != head or len(old_inputs) != len(inputs):
             return None
         # Input by input: a tuple of inputs led by a text (a feed's name) is not one text-led value.
+        # A text or a tuple made anew for this render (a feed's entries, a badge's words) that is
+        # equal is the same whatever was read of it, told in C before asking `same`, which would
+        # remember the pair: about 40,000 data files at 50x.
         same = compare.same
         for old, new in zip(old_inputs, inputs, strict=True):
-            if old is not new and not same(record, old, new):
+            if old is not new and not (type(old) in _TOLD_EQUAL and old == new) and not same(record, old, new):
                 return None
         return record
+
+
+_TOLD_EQUAL = frozenset({str, tuple})
+"""Input types Rendered.kept compares with == first (for them, equal whole is what Compare.diff decides)."""
 
 
 def drawn(parts: dict[str, tuple]) -> dict[str, bytes]:
@@ -203,6 +210,9 @@ def render_site(
     for page in mine:
         path, names = urls.source(page.url), tuple(sorted(page.context))
         view = tuple(page.context[k] for k in names)
+        if (same := make.unchanged(path, page, names, view)) is not None:
+            bodies[path] = same
+            continue
         meta = make.head(path, page, names, view, base)  # part of the head, compared whole
 
         def draw(model, *context, page=page, meta=meta, names=names) -> bytes:
@@ -211,10 +221,11 @@ def render_site(
         head = (page.template, page.title, page.description, names, meta)
         bodies[path] = make(path, head, (site, *view), draw, page=True)
     made = _data_files(site, base, make)
+    out.files = bodies  # made in the pages' order
     if theirs:
         bodies.update(zip((urls.source(page.url) for page in theirs), helper.result(), strict=True))
         out.fresh.extend(urls.source(page.url) for page in theirs)
-    out.files = {urls.source(page.url): bodies[urls.source(page.url)] for page in every}  # in the pages' order
+        out.files = {urls.source(page.url): bodies[urls.source(page.url)] for page in every}  # in the pages' order
     out.files.update(made)
     out.derived = make.derived()
     out.files.update(browser.files())  # what the scripts read from Python (search paths, shards)
@@ -255,6 +266,8 @@ class _Maker:
         self.out, self.previous, self.watch = out, previous, record or previous is not None
         self.compare = Compare(previous.derived if previous is not None else None)
         self.records: dict[tuple, tuple] = {}  # equal records share one object, so comparisons are shared too
+        # id of a last render's record -> True if it read nothing of the site that changed
+        self._site_same: dict[int, bool] = {}
 
     def __call__(self, path: str, head: tuple, inputs: tuple, draw, page: bool = False, whole: bool = False) -> bytes:
         """The file's bytes. `whole`: drawn from its inputs unwatched, kept while they are equal."""
@@ -276,6 +289,41 @@ class _Maker:
             frozen = reads.frozen()
             out.built_from[path] = (head, inputs, self.records.setdefault(frozen, frozen))
         return data
+
+    def unchanged(self, path: str, page, names: tuple, view: tuple) -> bytes | None:
+        """A page's last bytes, found without making its head: where its template, title and
+        description are last render's, its view holds the very objects it held then, and neither
+        its head nor its body read anything of the site that changed. None where any of that
+        fails: the page then goes the whole way (`head`, `__call__`), which may still keep it."""
+        previous = self.previous
+        if previous is None:
+            return None
+        last, built = previous.heads.get(path), previous.built_from.get(path)
+        if last is None or built is None or path not in previous.files:
+            return None
+        head, inputs, record = built
+        if (
+            head[4] is not last[3]
+            or head[:4] != (page.template, page.title, page.description, names)
+            or last[0] != (page.template, page.description, names)
+            or len(inputs) != len(view) + 1
+            or not all(map(operator.is_, last[1], view))
+            or not all(map(operator.is_, inputs[1:], view))
+            or not self._reads_same_site(last[2])
+            or not self._reads_same_site(record)
+        ):
+            return None
+        self.out.heads[path] = last
+        self.out.built_from[path] = (head, (self.out.site, *view), record)
+        return previous.files[path]
+
+    def _reads_same_site(self, record: tuple) -> bool:
+        """Whether what `record` (a last render's, alive while this one runs) read of the site is
+        unchanged: asked once per record, however many pages share it."""
+        known = self._site_same.get(id(record))
+        if known is None:
+            known = self._site_same[id(record)] = self.compare.same(record, self.previous.site, self.out.site)
+        return known
 
     def head(self, path: str, page, names: tuple, view: tuple, base: str) -> describe.PageHead:
         """describe.page_head of the page: in live preview, the last render's where the page's
@@ -342,20 +390,14 @@ def _render_page(env: jinja2.Environment, page, meta, site, context: dict, versi
     return body.encode("utf-8")
 
 
-def write_changed(
-    files: dict[str, bytes], docs_dir: Path, trusted: frozenset[str] = frozenset(), gone: list[str] | None = None
-) -> list[str]:
+def write_changed(files: dict[str, bytes], docs_dir: Path, gone: list[str] | None = None) -> list[str]:
     """Write files whose bytes differ, remove stale ones; return the paths written.
 
-    `trusted`: paths known to hold their bytes already (live preview's stamps), not read back.
-    `gone`: the stale paths, when the caller knows them; otherwise docs_dir is scanned for them."""
+    `gone`: the stale paths, when the caller knows them (live preview, which then passes only the
+    files its stamps cannot vouch for); otherwise docs_dir is scanned for them."""
     docs_dir.mkdir(parents=True, exist_ok=True)
     # Not flushed to disk one by one: the Markdown is rebuilt from content/ by every run.
-    written = [
-        rel
-        for rel, data in sorted(files.items())
-        if rel not in trusted and write_atomic(docs_dir / rel, data, sync=False)
-    ]
+    written = [rel for rel, data in sorted(files.items()) if write_atomic(docs_dir / rel, data, sync=False)]
     if gone is not None:
         for rel in sorted(gone, reverse=True):
             path = docs_dir / rel

@@ -95,10 +95,14 @@ def _kept(new, old, depth: int = 2):
     if new is old or type(new) is not type(old):
         return new
     if depth and type(new) is tuple and len(new) == len(old):
-        items = tuple(_kept(n, o, depth - 1) for n, o in zip(new, old, strict=True))
+        if all(map(operator.is_, new, old)):  # made anew of last time's items: no item to walk
+            return old
+        items = tuple(n if n is o else _kept(n, o, depth - 1) for n, o in zip(new, old, strict=True))
         return old if all(map(operator.is_, items, old)) else items
     if depth and type(new) is dict:
-        items = {k: _kept(v, old[k], depth - 1) if k in old else v for k, v in new.items()}
+        if list(new) == list(old) and all(map(operator.is_, new.values(), old.values())):
+            return old
+        items = {k: v if k not in old or v is old[k] else _kept(v, old[k], depth - 1) for k, v in new.items()}
         same = list(items) == list(old) and all(items[k] is old[k] for k in items)
         return old if same else items
     if new == old:
