@@ -127,9 +127,10 @@ class _Rebuild:
                 return
             redirects = manifest.redirects(site)
             # What MkDocs' last build made of the site stays right while these hold (livebuild).
+            # The render's key holds templates/ as this save found it (build.render_docs).
             key = (
                 frozenset(self.preview.on_disk),
-                pipeline.stamps(ROOT / "templates"),
+                self.preview.key,
                 pipeline.stamps(pipeline.CONFIG),
                 tuple(sorted(redirects.items())),
             )

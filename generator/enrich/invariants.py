@@ -320,7 +320,7 @@ def home_lists(site: Site, where: _Where) -> list[Problem]:
         if row.change is not None:
             page, _, anchor = item.url.partition("#")
             version = page.removeprefix(urls.RELEASES).rstrip("/")
-            anchors = {v.anchor for v in _views(site, next(r for r in site.releases if r.version == version))}
+            anchors = {v.anchor for v in _section_views(site.release_views[version].sections)}
             if anchor not in anchors:
                 out.append(
                     where.page(site, urls.HOME, f"'{item.title}' links to /{item.url}, which has no such change", row)
@@ -492,10 +492,6 @@ def alternatives(site: Site, where: _Where) -> list[Problem]:
                     where.release(release, f"compatibility.alternatives: {a.field} {a.value} is the matrix's own value")
                 )
     return out
-
-
-def _views(site: Site, release: Release):
-    return _section_views(site.release_views[release.version].sections)
 
 
 def _section_views(sections: tuple):
