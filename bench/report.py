@@ -318,6 +318,7 @@ def time_split(run: dict, cores: int, reference: float | None = None) -> list[st
             f" ({alone['faults']:,} page faults: its allocator gives memory back to the system and takes"
             " it again)."
         )
+    lines += chains(run.get("moments") or {})
     if pages:
         lines += [
             "",
@@ -331,6 +332,25 @@ def time_split(run: dict, cores: int, reference: float | None = None) -> list[st
             " busy meanwhile with the search index.",
         ]
     return lines + [""]
+
+
+def chains(moments: dict) -> list[str]:
+    """The build's two chains, from `moments` (seconds from the build's start, bench/run.py): the
+    search index's child process (started, had its records, wrote them, Pagefind done) and MkDocs;
+    the build ends with the later."""
+    needed = ("index_started", "index_records", "index_on_disk", "index_indexed", "html_end")
+    if any(k not in moments for k in needed):
+        return []
+    started, records, on_disk, indexed, html = (moments[k] for k in needed)
+    later, by = ("the search index", indexed - html) if indexed > html else ("MkDocs", html - indexed)
+    return [
+        "",
+        "Two chains run side by side, and the build ends with the later one. The search index's process"
+        f" started {started:.2f} s into the build, had its records (computed by a forked child from the"
+        f" model) at {records:.2f} s and had written them for Pagefind at {on_disk:.2f} s; Pagefind then"
+        f" took {indexed - on_disk:.2f} s, to {indexed:.2f} s. MkDocs ended at {html:.2f} s. The later"
+        f" was {later}, by {by:.2f} s: a build is shortened only by shortening both.",
+    ]
 
 
 def reference_lines(machine: dict) -> list[str]:

@@ -141,8 +141,24 @@ def main(argv: list[str] | None = None) -> int:
     from generator.search import indexing
 
     kept = indexing.Beside.place, mkdocs_commands.build, mkdocs_commands._build_page, Page.render
-    indexing.Beside.place = timed("index-wait", indexing.Beside.place)
-    mkdocs_commands.build = timed("html", mkdocs_commands.build)
+    # When the search index's child process took its steps (child.PHASES) and MkDocs ended: which
+    # of the two chains the build waited for.
+    moments: dict[str, float] = {}
+
+    def place(beside, site_dir):
+        try:
+            return timed("index-wait", kept[0])(beside, site_dir)
+        finally:
+            moments.update({f"index_{k}": v for k, v in beside.indexing.phases.items()})
+
+    def html(*a, **k):
+        try:
+            return timed("html", kept[1])(*a, **k)
+        finally:
+            moments["html_end"] = time.monotonic()
+
+    indexing.Beside.place = place
+    mkdocs_commands.build = html
     mkdocs_commands._build_page = timed("templates", mkdocs_commands._build_page)
     Page.render = timed("markdown", Page.render)
     try:
@@ -164,6 +180,7 @@ def main(argv: list[str] | None = None) -> int:
         seconds=built.total - built.generated,
         search_seconds=timings["index-wait"],
         html_seconds=timings["html"],
+        moments=moments,
         steps={k: timings.get(k, 0.0) for k in ("markdown", "templates")},
     )
     from generator.pipeline import pagesize

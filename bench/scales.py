@@ -346,6 +346,7 @@ def measure(
         result["mkdocs_seconds"] = stages["mkdocs"]["seconds"]
         result["search_seconds"] = stages["mkdocs"].get("search_seconds")
         result["html_seconds"] = stages["mkdocs"].get("html_seconds")
+        result["moments"] = {k: t - started for k, t in stages["mkdocs"].get("moments", {}).items()}
         result["steps"].update(stages["mkdocs"].get("steps", {}))
         result["cpu_self"], result["cpu_children"] = stages["mkdocs"]["cpu_self"], stages["mkdocs"]["cpu_children"]
         result["total_seconds"] = stages["mkdocs"]["monotonic"] - started

@@ -37,12 +37,14 @@ import signal
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 from ..util.forked import dies_with_parent
 
 NAMES = "search-names"
 BUNDLE = "pagefind"
+PHASES = "phases.json"  # in STAGING: when this process started, had its records, had them on disk, was done
 UNUSED = (
     "pagefind-ui.js",
     "pagefind-ui.css",
@@ -125,10 +127,13 @@ def _remove_orphans(base: Path) -> None:
             pass
 
 
-def pagefind(records: list[str], output: Path, stdout=None) -> tuple[int, resource.struct_rusage]:
+def pagefind(
+    records: list[str], output: Path, stdout=None, phases: dict | None = None
+) -> tuple[int, resource.struct_rusage]:
     """Index `records` (one HTML page each) with Pagefind into `output`: each record is written
     to a file of a folder of its own (`_records_base`), removed after. Return Pagefind's exit code
-    and its resource usage (the benchmark times Pagefind alone with it)."""
+    and its resource usage (the benchmark times Pagefind alone with it). `phases` gets the
+    moments (time.monotonic) the records were on disk ("on_disk") and Pagefind ended ("indexed")."""
     from pagefind_bin import get_executable
 
     base = _records_base(sum(map(len, records)))
@@ -137,12 +142,16 @@ def pagefind(records: list[str], output: Path, stdout=None) -> tuple[int, resour
         width = len(str(len(records)))
         for n, page in enumerate(records):
             Path(tmp, f"{n:0{width}}.html").write_text(page, encoding="utf-8")
+        if phases is not None:
+            phases["on_disk"] = time.monotonic()
         command = [str(get_executable()), "--site", tmp, "--output-path", str(output), "--force-language", "en"]
         proc = subprocess.Popen(command, stdout=stdout, preexec_fn=dies_with_parent())
         _RUNNING.append(proc)
         _, status, usage = os.wait4(proc.pid, 0)
         proc.returncode = os.waitstatus_to_exitcode(status)  # reaped: a late SIGTERM finds it done
         _RUNNING.remove(proc)
+        if phases is not None:
+            phases["indexed"] = time.monotonic()
     return os.waitstatus_to_exitcode(status), usage
 
 
@@ -160,18 +169,21 @@ def _stop(signum, frame) -> None:
 def main(argv: list[str]) -> int:
     signal.signal(signal.SIGTERM, _stop)
     staging = Path(argv[0])
+    phases = {"started": time.monotonic()}
     if hasattr(os, "nice"):
         os.nice(10)
     payload = json.load(sys.stdin)
+    phases["records"] = time.monotonic()
     (staging / NAMES).mkdir()
     for name, text in payload["names"].items():
         (staging / NAMES / name).write_text(text, encoding="utf-8")
-    code, _ = pagefind(payload["records"], staging / BUNDLE)
+    code, _ = pagefind(payload["records"], staging / BUNDLE, phases=phases)
     if code != 0 or not (staging / BUNDLE / "pagefind-entry.json").exists():
         return code or 1
     for unused in UNUSED:  # Pagefind's own interfaces: atlas-search.js draws the results
         (staging / BUNDLE / unused).unlink(missing_ok=True)
     canonical_filters(staging / BUNDLE)
+    (staging / PHASES).write_text(json.dumps(phases), encoding="utf-8")
     return 0
 
 

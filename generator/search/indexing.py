@@ -20,6 +20,7 @@ from ..model.computed import Site
 from ..util import forked
 from ..util.project import ROOT
 from . import records as search
+from .child import PHASES
 from .records import BUNDLE, NAMES, SHARDS, SYMPTOMS
 
 
@@ -74,6 +75,7 @@ class _Indexing:
 
     def __init__(self, site: Site, staging: Path, cancel: threading.Event | None = None) -> None:
         self.out, self.log = staging / BUNDLE, staging / "index.log"
+        self.phases: dict[str, float] = {}  # when the child's steps ended (child.PHASES), once finished
         command = [sys.executable, "-m", "generator.search.child", str(staging)]
         with self.log.open("wb") as log:  # a file, not a pipe: nobody reads while MkDocs works
             self.proc = subprocess.Popen(
@@ -101,6 +103,8 @@ class _Indexing:
         if code != 0 or not (self.out / "pagefind-entry.json").exists():
             said = self.log.read_text(encoding="utf-8", errors="replace").strip().splitlines()
             raise OSError(f"indexing exited with {code}: {said[-1] if said else 'no output'}")
+        with contextlib.suppress(OSError, ValueError):
+            self.phases = json.loads((self.out.parent / PHASES).read_text(encoding="utf-8"))
 
     def stop(self) -> None:
         """Stop the child and wait for it; it stops Pagefind and waits for it first (child.py), so
