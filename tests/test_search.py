@@ -236,3 +236,25 @@ def test_a_plural_or_hyphenated_query_has_other_forms(key, forms):
 )
 def test_a_pasted_call_is_its_callee_and_keyword_arguments(text, call):
     assert search.pasted_call(text) == call
+
+
+@pytest.mark.skipif(not hasattr(os, "sched_getaffinity"), reason="no CPU affinity on this platform")
+def test_pagefind_is_started_on_one_core_and_then_told_to_die_with_its_parent(tmp_path):
+    """child._on_one_core, Pagefind's preexec_fn: the process it starts may run on one core only
+    (the last of its parent's), and what it was given to run next (dies_with_parent) still runs."""
+    import subprocess
+    import sys
+
+    from generator.search import child
+
+    mark = tmp_path / "ran"
+    probe = "import os; print(sorted(os.sched_getaffinity(0)))"
+    out = subprocess.run(
+        [sys.executable, "-c", probe],
+        preexec_fn=child._on_one_core(lambda: mark.write_text(str(os.getpid()))),
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert json.loads(out.stdout) == [max(os.sched_getaffinity(0))]
+    assert mark.read_text() not in ("", str(os.getpid()))  # it ran in the child, between fork and exec
