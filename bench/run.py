@@ -144,16 +144,17 @@ def main(argv: list[str] | None = None) -> int:
     # When the search index's child process took its steps (child.PHASES) and MkDocs ended: which
     # of the two chains the build waited for.
     moments: dict[str, float] = {}
+    wait, mkdocs_html = timed("index-wait", kept[0]), timed("html", kept[1])
 
     def place(beside, site_dir):
         try:
-            return timed("index-wait", kept[0])(beside, site_dir)
+            return wait(beside, site_dir)
         finally:
             moments.update({f"index_{k}": v for k, v in beside.indexing.phases.items()})
 
     def html(*a, **k):
         try:
-            return timed("html", kept[1])(*a, **k)
+            return mkdocs_html(*a, **k)
         finally:
             moments["html_end"] = time.monotonic()
 
