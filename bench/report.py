@@ -270,13 +270,14 @@ def target_lines(results: list[tuple[str, str, str]]) -> str:
 
 def time_split(run: dict, cores: int, reference: float | None = None) -> list[str]:
     """'Where the time goes': the 1x build's steps as the pipeline called them (each also as a
-    ratio to the reference workload), its CPU time beside the wall-clock time, and Pagefind's
-    share, from what bench/run.py recorded."""
+    ratio to the reference workload), its CPU time beside the wall-clock time, and the search
+    index's share, from what bench/run.py recorded."""
     steps = run.get("steps") or {}
     needed = ("import_seconds", "generate_seconds", "html_seconds", "search_seconds", "cpu_self", "cpu_children")
     if any(run.get(k) is None for k in needed) or not {"load", "render", "markdown", "templates"} <= steps.keys():
         return []
     pages = run.get("markdown_pages") or 0
+    here = run.get("mkdocs_pages_here") or pages  # the pages MkDocs made in the build's process
     generated = sum(steps.get(k, 0.0) for k in ("load", "enrich", "check", "render", "write"))
     mkdocs_rest = run["html_seconds"] - steps["markdown"] - steps["templates"]
     placing = run["mkdocs_seconds"] - run["html_seconds"] - run["search_seconds"]
@@ -287,9 +288,12 @@ def time_split(run: dict, cores: int, reference: float | None = None) -> list[st
         ("Render the pages (a forked child renders every other one)", steps["render"]),
         (f"Write the generated docs ({run.get('docs_files', '?')} files)", steps.get("write", 0.0)),
         ("Start the search index's process; the rest of the generator", run["generate_seconds"] - generated),
-        (f"MkDocs: Python-Markdown, {pages} pages", steps["markdown"]),
-        (f"MkDocs: Material's page template and its file, {pages} pages", steps["templates"]),
-        ("MkDocs: the rest (config, files, theme assets, nav, sitemap, redirects)", mkdocs_rest),
+        (f"MkDocs: Python-Markdown, the build's process's {here} of {pages} pages", steps["markdown"]),
+        (f"MkDocs: Material's page template and its file, the same {here} pages", steps["templates"]),
+        (
+            "MkDocs: the rest (config, files, theme assets, nav, the other process's last pages, sitemap, redirects)",
+            mkdocs_rest,
+        ),
         ("Wait for the search index; move it and the site into place", run["search_seconds"] + placing),
     ]
     cpu = run["cpu_self"] + run["cpu_children"]
@@ -306,49 +310,48 @@ def time_split(run: dict, cores: int, reference: float | None = None) -> list[st
         "",
         f"CPU time to the end of MkDocs: {run['cpu_self']:.2f} s in the build's process and"
         f" {run['cpu_children']:.2f} s in the processes it started (the forked reader and renderer, the"
-        f" search index's process and Pagefind), {cpu:.2f} s in all: on {cores} cores, no sharing of"
+        f" search index's process, MkDocs' second process), {cpu:.2f} s in all: on {cores} cores, no sharing of"
         f" that work ends before {cpu / cores:.2f} s.",
     ]
-    alone = run.get("pagefind_alone")
+    alone = run.get("index_alone")
     if alone and alone.get("ok"):
         lines[-1] += (
-            f" Written out and indexed by themselves, the same {alone['records']:,} records take"
-            f" {alone['seconds']:.2f} s; Pagefind's share is {alone['user'] + alone['system']:.2f} s of CPU,"
-            f" {alone['system']:.2f} s of it in the kernel"
-            f" ({alone['faults']:,} page faults: its allocator gives memory back to the system and takes"
-            " it again)."
+            f" Indexed by themselves, the same {alone['records']:,} records ({alone['terms']:,} terms) take"
+            f" {alone['seconds']:.2f} s, {alone['user'] + alone['system']:.2f} s of CPU"
+            f" ({alone['system']:.2f} s of it in the kernel, writing the index's files)."
         )
     lines += chains(run.get("moments") or {})
-    if pages:
+    if here:
         lines += [
             "",
-            f"MkDocs builds one page after another in one thread. Python-Markdown takes {steps['markdown']:.2f} s"
-            f" ({1000 * steps['markdown'] / pages:.1f} ms a page) although every block the generator renders"
+            "MkDocs builds one page after another in one thread; the build shares its pages between its"
+            f" process and a forked child (generator/pipeline/halves.py), and made {here} of {pages} in its own."
+            f" There Python-Markdown took {steps['markdown']:.2f} s"
+            f" ({1000 * steps['markdown'] / here:.1f} ms a page) although every block the generator renders"
             " reaches it as finished HTML (generator/markup/rawhtml.py): what it still reads is each page's"
             " headings, from which it makes the table of contents and the anchors, and the tables, lists"
             f" and paragraphs written in Markdown. Material's page template takes {steps['templates']:.2f} s"
-            f" ({1000 * steps['templates'] / pages:.1f} ms a page: head, header, tabs, navigation, footer),"
-            " compiled once and kept. MkDocs has no way to build pages in parallel, and the other core is"
-            " busy meanwhile with the search index.",
+            f" ({1000 * steps['templates'] / here:.1f} ms a page: head, header, tabs, navigation, footer),"
+            " compiled once and kept.",
         ]
     return lines + [""]
 
 
 def chains(moments: dict) -> list[str]:
     """The build's two chains, from `moments` (seconds from the build's start, bench/run.py): the
-    search index's child process (started, had its records, wrote them, Pagefind done) and MkDocs;
+    search index's child process (started, had its records, wrote the index) and MkDocs;
     the build ends with the later."""
-    needed = ("index_started", "index_records", "index_on_disk", "index_indexed", "html_end")
+    needed = ("index_started", "index_records", "index_indexed", "html_end")
     if any(k not in moments for k in needed):
         return []
-    started, records, on_disk, indexed, html = (moments[k] for k in needed)
+    started, records, indexed, html = (moments[k] for k in needed)
     later, by = ("the search index", indexed - html) if indexed > html else ("MkDocs", html - indexed)
     return [
         "",
         "Two chains run side by side, and the build ends with the later one. The search index's process"
         f" started {started:.2f} s into the build, had its records (computed by a forked child from the"
-        f" model) at {records:.2f} s and had written them for Pagefind at {on_disk:.2f} s; Pagefind then"
-        f" took {indexed - on_disk:.2f} s, to {indexed:.2f} s. MkDocs ended at {html:.2f} s. The later"
+        f" model) at {records:.2f} s and had written the index at {indexed:.2f} s, {indexed - records:.2f} s"
+        f" later. MkDocs ended at {html:.2f} s. The later"
         f" was {later}, by {by:.2f} s: a build is shortened only by shortening both.",
     ]
 

@@ -30,33 +30,32 @@ def _emit(**record) -> None:
     own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
     record["maxrss_kib"] = own.ru_maxrss
     # CPU seconds so far: this process's, and those of the processes it started and has waited
-    # for (the forked content reader and page renderer, the search index's child with Pagefind).
+    # for (the forked content reader and page renderer, the search index's child, MkDocs' second process).
     record["cpu_self"] = own.ru_utime + own.ru_stime
     record["cpu_children"] = children.ru_utime + children.ru_stime
     print(json.dumps(record), flush=True)
 
 
-def pagefind_alone(site) -> dict:
-    """The index's child's work by itself on the build's search records (search_child.pagefind):
-    wall-clock seconds to write the records and run Pagefind, and Pagefind's CPU seconds (user
-    and kernel) and page faults."""
-    import subprocess
+def index_alone(site) -> dict:
+    """The index's child's work by itself on the build's search records (fulltext.build):
+    wall-clock seconds to write the index, and its CPU seconds (user and kernel)."""
     import tempfile
 
-    from generator.search import child as search_child
+    from generator.search import fulltext
     from generator.search import records as search
 
-    records = [page for _, page in search.records(site, search.page_meta(site))]
-    with tempfile.TemporaryDirectory(prefix="bench-pagefind-") as out:
-        started = time.monotonic()
-        code, usage = search_child.pagefind(records, Path(out) / "pagefind", stdout=subprocess.DEVNULL)
+    records = search.records(site, search.page_meta(site))
+    with tempfile.TemporaryDirectory(prefix="bench-index-") as out:
+        before, started = resource.getrusage(resource.RUSAGE_SELF), time.monotonic()
+        made = fulltext.build(records, Path(out) / "search-text")
+        seconds, after = time.monotonic() - started, resource.getrusage(resource.RUSAGE_SELF)
         return {
             "records": len(records),
-            "seconds": time.monotonic() - started,
-            "user": usage.ru_utime,
-            "system": usage.ru_stime,
-            "faults": usage.ru_minflt + usage.ru_majflt,
-            "ok": code == 0,
+            "terms": made["terms"],
+            "seconds": seconds,
+            "user": after.ru_utime - before.ru_utime,
+            "system": after.ru_stime - before.ru_stime,
+            "ok": True,
         }
 
 
@@ -101,7 +100,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--site", type=Path, required=True)
     p.add_argument("--edit", required=True, help="release file to edit, relative to --content")
     p.add_argument("--profile", type=Path, default=None)
-    p.add_argument("--pagefind", action="store_true", help="after the build, time Pagefind alone on its records")
+    p.add_argument("--index-alone", action="store_true", help="after the build, time writing the index alone")
     args = p.parse_args(argv)
     if args.profile:
         args.profile.mkdir(parents=True, exist_ok=True)
@@ -111,6 +110,7 @@ def main(argv: list[str] | None = None) -> int:
 
     _emit(stage="imported")
     timings: dict[str, float] = {}
+    calls: dict[str, int] = {}  # in this process: MkDocs' pages made by its forked child are not counted
 
     def timed(name, function):
         def run(*a, **k):
@@ -119,6 +119,7 @@ def main(argv: list[str] | None = None) -> int:
                 return function(*a, **k)
             finally:
                 timings[name] = timings.get(name, 0.0) + time.perf_counter() - started
+                calls[name] = calls.get(name, 0) + 1
 
         return run
 
@@ -132,15 +133,18 @@ def main(argv: list[str] | None = None) -> int:
 
     # The build as `python -m generator build` runs it: build.build_site, the one function that
     # holds the build's order, timed from outside. Its steps are timed where it calls them; MkDocs'
-    # HTML apart (so the report can set it beside Zensical's build of the same docs) and the wait
-    # for the index. Within MkDocs: each page's Markdown (Page.render), each page's theme template
-    # and its write (_build_page); the rest is reading the files, copying the theme's, nav, sitemap.
+    # HTML apart (halves.build, so the report can set it beside Zensical's build of the same docs)
+    # and the wait for the index. Within MkDocs: each page's Markdown (Page.render), each page's
+    # theme template and its write (_build_page), of the pages this process made (its forked child
+    # makes the others); the rest is reading the files, copying the theme's, nav, sitemap, and
+    # waiting for the child's last pages.
     import mkdocs.commands.build as mkdocs_commands
     from mkdocs.structure.pages import Page
 
+    from generator.pipeline import halves
     from generator.search import indexing
 
-    kept = indexing.Beside.place, mkdocs_commands.build, mkdocs_commands._build_page, Page.render
+    kept = indexing.Beside.place, halves.build, mkdocs_commands._build_page, Page.render
     # When the search index's child process took its steps (child.PHASES) and MkDocs ended: which
     # of the two chains the build waited for.
     moments: dict[str, float] = {}
@@ -159,7 +163,7 @@ def main(argv: list[str] | None = None) -> int:
             moments["html_end"] = time.monotonic()
 
     indexing.Beside.place = place
-    mkdocs_commands.build = html
+    halves.build = html
     mkdocs_commands._build_page = timed("templates", mkdocs_commands._build_page)
     Page.render = timed("markdown", Page.render)
     try:
@@ -168,7 +172,7 @@ def main(argv: list[str] | None = None) -> int:
         for name, attr in steps.items():
             setattr(pipeline, attr, originals[name])
         pipeline.invariants.check = checks
-        indexing.Beside.place, mkdocs_commands.build, mkdocs_commands._build_page, Page.render = kept
+        indexing.Beside.place, halves.build, mkdocs_commands._build_page, Page.render = kept
     site = built.site
     _emit(
         stage="generate",
@@ -183,13 +187,14 @@ def main(argv: list[str] | None = None) -> int:
         html_seconds=timings["html"],
         moments=moments,
         steps={k: timings.get(k, 0.0) for k in ("markdown", "templates")},
+        pages_here=calls.get("markdown", 0),
     )
     from generator.pipeline import pagesize
 
     listed = ((page.url, page.template) for page in site.pages)
     _emit(stage="pages", by_kind=pagesize.largest_by_kind(args.site, listed))
-    if args.pagefind:
-        _emit(stage="pagefind-alone", **pagefind_alone(site))
+    if args.index_alone:
+        _emit(stage="index-alone", **index_alone(site))
     # The feature aliases' redirects, for the bench's Zensical build of the same docs.
     from generator.pipeline import manifest
 

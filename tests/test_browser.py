@@ -38,7 +38,7 @@ def test_no_request_leaves_the_machine(visits, url):
 @pytest.mark.parametrize("url", PAGES)
 def test_the_search_index_waits_for_a_search(visits, url):
     """A page that is only read downloads none of the search index."""
-    assert [r for r in visits[url].requests if "/pagefind/" in r or "/search-names/" in r] == []
+    assert [r for r in visits[url].requests if "/search-text/" in r or "/search-names/" in r] == []
 
 
 @pytest.mark.parametrize("url", PAGES)

@@ -35,7 +35,7 @@ def leftovers(site: Path) -> list[str]:
 
 
 def running_in(folder: Path) -> list[str]:
-    """Command lines of the processes that name folder (Pagefind names its input and output) and
+    """Command lines of the processes that name folder (the index's child names its staging folder) and
     go on running: a process sent SIGKILL counts as ended. A child that dies with its parent
     (PR_SET_PDEATHSIG) is sent SIGKILL as the parent dies, and ends only when it next gets the
     processor, which on a busy machine can be long after the test looks: what tells it is doomed
@@ -292,7 +292,7 @@ def test_clean_leftovers_spares_other_folders(tmp_path):
 def assert_same_site(first: dict, second: dict, page: str) -> None:
     """Two trees (`tree`) hold the same files with the same bytes, and they are whole sites:
     sitemaps, the search index, the home page and a release page."""
-    for name in ("sitemap.xml", "sitemap.xml.gz", "pagefind/pagefind-entry.json", "index.html", page):
+    for name in ("sitemap.xml", "sitemap.xml.gz", "search-text/meta.json", "index.html", page):
         assert name in first, name
     differing = sorted(rel for rel in first.keys() | second.keys() if first.get(rel) != second.get(rel))
     assert differing == []
@@ -363,3 +363,42 @@ def test_a_renamed_tier_label_builds_and_the_home_page_says_it(content_copy, tmp
     home = (site / "index.html").read_text()
     assert 'title="2.7: Widget compiler: Beta preview"' in home
     assert re.search(r'<td class="atlas-cell tier-beta"[^>]*>(<[^>]+>)*B<', home)
+
+
+CHILD_FAILS = """
+import os, runpy, sys
+import mkdocs.commands.build as mkdocs_build
+
+me, real = os.getpid(), mkdocs_build._build_page
+here = []
+
+
+def page(page, *args, **kwargs):
+    if os.getpid() != me:  # generator.pipeline.halves' forked child, at its first page
+        open(os.environ["CHILD_MARK"], "w").close()
+        raise RuntimeError("the child fails")
+    here.append(page.file.src_uri)
+    return real(page, *args, **kwargs)
+
+
+mkdocs_build._build_page = page
+try:
+    runpy.run_module("generator", run_name="__main__", alter_sys=True)
+finally:
+    print(len(here), file=sys.stderr)
+"""
+"""`python -c CHILD_FAILS build ...`: the build whose second MkDocs process fails at its first page;
+prints how many pages the build's own process made."""
+
+
+def test_mkdocs_pages_are_the_same_whichever_process_makes_them(fixture_site, tmp_path):
+    """generator.pipeline.halves shares MkDocs' pages between the build's process and a forked
+    child: when the child fails, the build's process makes every page, and the site is the same
+    bytes as the build whose pages both made."""
+    args = ("build", "--content", str(FIXTURE), "--site", str(tmp_path / "site"), "--docs", str(tmp_path / "docs"))
+    proc = run_cli(*args, via=("-c", CHILD_FAILS), env={"CHILD_MARK": str(tmp_path / "child-ran")})
+    assert proc.returncode == 0, proc.stderr
+    assert (tmp_path / "child-ran").exists()
+    pages = sum(1 for p in (tmp_path / "docs").rglob("*.md"))
+    assert int(proc.stderr.strip().splitlines()[-1]) == pages
+    assert_same_site(tree(fixture_site), tree(tmp_path / "site"), "releases/2.8/index.html")

@@ -389,5 +389,5 @@ def test_the_browser_reads_the_number_of_names_files_the_build_wrote():
     assert data["search"]["shards"] == search.SHARDS
     assert data["search"]["names"] == search.NAMES + "/"
     assets = "".join(p.read_text(encoding="utf-8") for p in (ROOT / "templates" / "assets").glob("*.js"))
-    for spelled in ("1024", "0x3ff", "search-names", "pagefind/", '"releases/"', "github.com"):
+    for spelled in ("1024", "0x3ff", "search-names", "search-text", '"releases/"', "github.com"):
         assert spelled not in assets, spelled

@@ -12,7 +12,7 @@ import pytest
 from generator.cli.commands import _Rebuild
 
 URL = "http://127.0.0.1:8000/"
-INDEX = {"pagefind", "search-names"}  # the search index follows in the background: not compared
+INDEX = {"search-text", "search-names"}  # the search index follows in the background: not compared
 
 
 @pytest.fixture

@@ -57,12 +57,12 @@ def test_a_patch_fix_naming_an_unknown_backend_or_feature_is_refused_at_its_line
 
 def test_patch_fixes_are_search_records_and_the_patch_version_a_name():
     site = site_model(FIXTURE)
-    records = dict(search.records(site, search.page_meta(site)))
+    records = {r["url"]: r for r in search.records(site, search.page_meta(site))}
     (view,) = site.release_views["2.8"].patches[0][1]
-    html = records[urls.at(urls.release("2.8"), view.anchor)]
-    assert "PyTorch 2.8.1 (2025-09-03) · Regression fixes" in html
-    assert "Stop the widget warning on import" in html
-    assert '<span data-pagefind-filter="release">2.8</span>' in html
+    record = records[urls.at(urls.release("2.8"), view.anchor)]
+    assert record["title"] == "PyTorch 2.8.1 (2025-09-03) · Regression fixes"
+    assert "Stop the widget warning on import" in " ".join(t for _, t in record["parts"])
+    assert record["filters"]["release"] == ["2.8"]
 
 
 def test_the_api_and_the_feed_carry_the_patch(fixture_site: Path):

@@ -4,8 +4,6 @@ records, escaped. The browser side (assets/atlas-search.js) is typed into in tes
 from __future__ import annotations
 
 import json
-import os
-from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
@@ -71,37 +69,108 @@ def test_names_take_a_reader_to_the_page_they_name(fixture_index):
 
 
 def test_the_full_text_index_is_written_whole(fixture_index):
+    """Every record has its fragment, every term of every record is in a chunk with a posting to
+    it, and the meta file names each chunk's first term in order."""
+    from generator.search import fulltext
+
     site, out = fixture_index
     bundle = out / "site" / search.BUNDLE
-    entry = json.loads((bundle / "pagefind-entry.json").read_text(encoding="utf-8"))
-    changes = sum(len(r.changes) for r in site.releases)
-    assert entry["languages"]["en"]["page_count"] == len(search.records(site, search.page_meta(site))) > changes
-    assert (bundle / f"pagefind.{entry['languages']['en']['hash']}.pf_meta").exists()
-    assert not [name for name in search.UNUSED if (bundle / name).exists()]
+    records = search.records(site, search.page_meta(site))
+    meta = json.loads((bundle / "meta.json").read_text(encoding="utf-8"))
+    assert meta["count"] == len(records) > sum(len(r.changes) for r in site.releases)
+    chunks = [json.loads((bundle / f"c{n}.json").read_text(encoding="utf-8")) for n in range(len(meta["chunks"]))]
+    assert [next(iter(c)) for c in chunks] == meta["chunks"] == sorted(meta["chunks"])
+    postings = {term: flat for chunk in chunks for term, flat in chunk.items()}
+    for rid, record in enumerate(records):
+        fragment = json.loads((bundle / "f" / f"{rid}.json").read_text(encoding="utf-8"))
+        assert (fragment["url"], fragment["title"], fragment["filters"]) == (
+            record["url"],
+            record["title"],
+            record["filters"],
+        )
+        for weight, text in record["parts"]:
+            for term in fulltext.terms(text) if weight else ():
+                steps = [int(pair.split(":")[0], 36) for pair in postings[term].split(" ")]
+                assert rid in [sum(steps[: k + 1]) for k in range(len(steps))], (term, record["url"])
+    assert not (bundle / "f" / f"{len(records)}.json").exists()
 
 
-class _Tags(HTMLParser):
-    def __init__(self):
-        super().__init__()
-        self.tags: set[str] = set()
-        self.text: list[str] = []
+def test_the_filters_file_lists_each_value_s_records(fixture_index):
+    site, out = fixture_index
+    records = search.records(site, search.page_meta(site))
+    filters = json.loads((out / "site" / search.BUNDLE / "filters.json").read_text(encoding="utf-8"))
+    assert set(filters) == {"backend", "release", "section"}
+    for name, values in filters.items():
+        for value, ids in values.items():
+            assert ids == [i for i, r in enumerate(records) if value in r["filters"].get(name, [])]
+    for name in filters:  # every value a record has is listed
+        assert set(filters[name]) == {v for r in records for v in r["filters"].get(name, [])}
+    assert "2.8" in filters["release"]
 
-    def handle_starttag(self, tag, attrs):
-        self.tags.add(tag)
 
-    def handle_data(self, data):
-        self.text.append(data)
+def test_the_browser_splits_and_stems_words_as_the_index_did(tmp_path):
+    """atlas-fulltext.js `terms` gives the terms fulltext.terms gave the index, on every change
+    line of the real content and on what readers type: a query finds what the index holds only
+    if both sides agree."""
+    import shutil
+    import subprocess
+
+    from generator.search import fulltext
+    from generator.util.project import ROOT
+
+    site = real_model()
+    texts = [p[1] for r in search.records(site, search.page_meta(site)) for p in r["parts"]][:4000]
+    texts += [
+        "torch.compile(mode='max-autotune')",
+        "CUDA graphs",
+        "optimizers",
+        "flexatention",
+        "İstanbul Ünïcode",
+        "use_cuda=True",
+        "c++17 C#",
+        "--nproc-per-node=2",
+        "studies passes analysis bias",
+        "x.y_z-w",
+    ]
+    node = shutil.which("node")
+    assert node, "node is not on PATH: make test needs Node (it installs axe-core with npm)"
+    module = (ROOT / "templates" / "assets" / "atlas-fulltext.js").as_uri()
+    script = (
+        f"import {{ terms }} from {json.dumps(module)};"
+        "import {readFileSync} from 'node:fs';"
+        "process.stdout.write(JSON.stringify(JSON.parse(readFileSync(0, 'utf8')).map(terms)));"
+    )
+    proc = subprocess.run(
+        [node, "--input-type=module", "-e", script],
+        input=json.dumps(texts),
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        timeout=120,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout) == [fulltext.terms(t) for t in texts]
+    assert fulltext.terms("torch.compile optimizers") == ["torch", "compil", "torchcompile", "optimizer"]
+
+
+def test_the_same_records_give_the_same_index(tmp_path):
+    from generator.search import fulltext
+
+    site = real_model()
+    records = search.records(site, search.page_meta(site))
+    fulltext.build(records, tmp_path / "a")
+    fulltext.build(list(records), tmp_path / "b")
+    assert tree(tmp_path / "a") == tree(tmp_path / "b")
 
 
 def test_text_from_content_reaches_the_index_as_text(tmp_path: Path):
-    """Every record of hostile content parses to our own tags only; the payloads are its words."""
+    """Hostile content's markup is in the records and the index's fragments as text: a record
+    holds no field but its own, and the browser's engine escapes what it shows (its excerpt)."""
     content = hostile_content(tmp_path / "content")
     site, _ = generate(content, tmp_path / "docs")
-    seen = _Tags()
-    for _, page in search.records(site, search.page_meta(site)):
-        seen.feed(page)
-    assert seen.tags <= {"html", "head", "title", "body", "div", "span", "main", "h1", "h2", "p"}
-    words = " ".join(seen.text)
+    records = search.records(site, search.page_meta(site))
+    assert all(set(r) == {"url", "title", "filters", "parts"} for r in records)
+    words = " ".join(t for r in records for _, t in r["parts"])
     assert "<script>alert(1)</script>" in words and "<img src=x onerror=alert(1)>" in words
 
 
@@ -115,7 +184,7 @@ def test_an_index_that_cannot_be_written_leaves_the_previous_site(tmp_path, monk
     before = tree(site_dir)
     model, _ = generate(FIXTURE, tmp_path / "docs")
 
-    # The index's child process (generator.search.child, run by this Python) fails as Pagefind
+    # The index's child process (generator.search.child, run by this Python) fails as it
     # does when it cannot write: a message, then a non-zero exit.
     failing = tmp_path / "bin" / "python"
     failing.parent.mkdir()
@@ -148,40 +217,21 @@ def test_a_dotted_tail_of_a_symbol_finds_it():
 
 
 def test_the_index_holds_the_names_a_reader_saw_or_pastes():
-    """Issue 36: a title a release announced a feature under is a heading of the feature's record
+    """Issue 36: a title a release announced a feature under is a part of the feature's record
     (2.12's "Fused Adagrad optimizer" for Fused optimizers); an environment variable a feature's
     name holds finds that feature before the changes naming it (TORCH_TRACE); the code a change's
     note names is in the change's record (2.6's weights_only flip names `add_safe_globals`)."""
     site = real_model()
     meta = search.page_meta(site)
-    records = dict(search.records(site, meta))
-    assert "<h2>Fused Adagrad optimizer</h2>" in records["features/fused-optimizers/"]
+    records = {r["url"]: " ".join(t for _, t in r["parts"]) for r in search.records(site, meta)}
+    fused = next(r for r in search.records(site, meta) if r["url"] == "features/fused-optimizers/")
+    assert [search.ANNOUNCED, "Fused Adagrad optimizer"] in fused["parts"]
     assert search.names(site, meta)["torch_trace"][0][0] == "features/tlparse/"
     flip = next(
-        url for url, page in records.items() if url.startswith("releases/2.6/#") and "Flip default torch.load" in page
+        url for url, text in records.items() if url.startswith("releases/2.6/#") and "Flip default torch.load" in text
     )
     assert "torch.serialization.add_safe_globals([MyClass])" in records[flip]
     assert "restricted unpickler" not in records[flip]  # the note's prose stays out: code spans only
-
-
-def test_records_left_by_a_killed_index_child_are_removed_by_the_next(tmp_path, monkeypatch):
-    """The index child writes its records to `atlas-records-<pid>-…` in the system's temporary
-    folder; killed with its build it cleans nothing up, so the next child removes the folders of
-    children no longer running, and leaves those of running ones."""
-    import subprocess
-    import sys
-
-    from generator.search import child as search_child
-
-    gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
-    dead = tmp_path / f"{search_child.RECORDS}{gone.stdout.strip()}-abc"
-    alive = tmp_path / f"{search_child.RECORDS}{os.getppid()}-def"
-    for folder in (dead, alive):
-        folder.mkdir()
-        (folder / "0001.html").write_text("<p>record</p>")
-    search_child._remove_orphans(tmp_path)
-    assert not dead.exists()
-    assert (alive / "0001.html").exists()
 
 
 def test_exact_input_is_a_name_by_rule():
@@ -236,25 +286,3 @@ def test_a_plural_or_hyphenated_query_has_other_forms(key, forms):
 )
 def test_a_pasted_call_is_its_callee_and_keyword_arguments(text, call):
     assert search.pasted_call(text) == call
-
-
-@pytest.mark.skipif(not hasattr(os, "sched_getaffinity"), reason="no CPU affinity on this platform")
-def test_pagefind_is_started_on_one_core_and_then_told_to_die_with_its_parent(tmp_path):
-    """child._on_one_core, Pagefind's preexec_fn: the process it starts may run on one core only
-    (the last of its parent's), and what it was given to run next (dies_with_parent) still runs."""
-    import subprocess
-    import sys
-
-    from generator.search import child
-
-    mark = tmp_path / "ran"
-    probe = "import os; print(sorted(os.sched_getaffinity(0)))"
-    out = subprocess.run(
-        [sys.executable, "-c", probe],
-        preexec_fn=child._on_one_core(lambda: mark.write_text(str(os.getpid()))),
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    assert json.loads(out.stdout) == [max(os.sched_getaffinity(0))]
-    assert mark.read_text() not in ("", str(os.getpid()))  # it ran in the child, between fork and exec

@@ -37,7 +37,7 @@ def test_the_index_is_made_from_the_model_it_is_given(tmp_path, content_copy):
         indexer.request(first, site_dir)
         indexer.request(second, site_dir)  # a save before the first index began: one run, the newest model
         _wait(indexer, 1)
-        assert (site_dir / search.BUNDLE / "pagefind-entry.json").exists()
+        assert (site_dir / search.BUNDLE / "meta.json").exists()
         assert [hit[1] for hit in _names(site_dir, "Mesh")] == ["Gridwork"]  # its id still names it
         indexer.request(first, site_dir)
         _wait(indexer, 2)
@@ -79,7 +79,7 @@ def test_a_rebuild_stops_the_index_under_way_and_a_held_index_is_made_after(tmp_
         go_on.set()
         _wait(indexer, 1)
         assert len(taken) == 2 and taken[0] == 1 < taken[1]  # the held run took one record and stopped
-        assert (site_dir / search.BUNDLE / "pagefind-entry.json").exists()
+        assert (site_dir / search.BUNDLE / "meta.json").exists()
         assert [hit[1] for hit in _names(site_dir, "Mesh")] == ["Mesh"]
     finally:
         indexer.stop()

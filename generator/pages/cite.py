@@ -180,7 +180,7 @@ def block(
     note = f'<p class="atlas-cite-note">{html.escape(MEDIAWIKI_NOTE)}</p>' if badge else ""
     return Markup(
         rawhtml.wrap(  # finished HTML: Markdown passes it through unparsed (on every page)
-            '<details class="atlas-cite" data-pagefind-ignore>'
+            '<details class="atlas-cite">'
             "<summary>Link or embed</summary>"
             f'{image}<dl class="atlas-cite-list">{rows}</dl>{note}{_per_backend(url, backends)}</details>'
         )
@@ -193,7 +193,7 @@ def menu(page_url: str, prefix: str) -> Markup:
     formats = [{"id": f.id, "label": f.label, "link": f.link, "escapes": dict(f.escapes)} for f in FORMATS]
     data = json.dumps(formats, separators=(",", ":"), sort_keys=True, ensure_ascii=False)
     return Markup(
-        f'<div id="atlas-cite-menu" class="atlas-cite-menu" role="group" aria-label="Link or embed this change" hidden data-pagefind-ignore'
+        f'<div id="atlas-cite-menu" class="atlas-cite-menu" role="group" aria-label="Link or embed this change" hidden'
         f' data-cite-page="{html.escape(page_url, quote=True)}" data-cite-prefix="{html.escape(prefix, quote=True)}"'
         f" data-cite-formats='{html.escape(data, quote=False).replace(chr(39), '&#39;')}'></div>"
     )

@@ -26,7 +26,7 @@ from ..render.render import TEMPLATES, Rendered, render_site, template_cache, wr
 from ..search import indexing
 from ..util.project import ROOT
 from ..util.session import Session
-from . import manifest
+from . import halves, manifest
 
 CONFIG = ROOT / "mkdocs.yml"
 DEFAULT_DOCS = ROOT / "build" / "docs"
@@ -215,7 +215,7 @@ def render_docs(
 def start_index(site: Site, site_dir: Path) -> indexing.Beside:
     """Start making the search index for a build into site_dir (indexing.Beside), after removing
     what killed builds left beside it. It needs the model only: a build starts it before
-    rendering, so Pagefind works on the other core while the pages render and MkDocs runs."""
+    rendering, so the index is written on the other core while the pages render and MkDocs runs."""
     site_dir = Path(site_dir).resolve()
     site_dir.parent.mkdir(parents=True, exist_ok=True)
     clean_leftovers(site_dir)
@@ -303,13 +303,13 @@ def _environment(**values: str):
 
 
 def mkdocs_build(site: Site, docs_dir: Path, site_dir: Path, index: indexing.Beside | None = None) -> None:
-    """Build HTML with MkDocs --strict into a temporary folder, add the search index (`index`,
+    """Build HTML with MkDocs --strict into a temporary folder (its pages on both cores:
+    generator.pipeline.halves), add the search index (`index`,
     from start_index; started here if not given), then swap it into site_dir.
 
     A failed build (or a killed one) leaves site_dir as it was: the new site only appears
     by rename, and leftovers of an interrupted build are temporary folders beside it.
     """
-    from mkdocs.commands.build import build
     from mkdocs.exceptions import MkDocsException
 
     site_dir = Path(site_dir).resolve()
@@ -329,14 +329,14 @@ def mkdocs_build(site: Site, docs_dir: Path, site_dir: Path, index: indexing.Bes
             if (compiled := template_cache("material")) is not None:
                 ThemeCache(compiled).attach(config)  # the theme's templates compiled by an earlier build
             with _environment(SOURCE_DATE_EPOCH=str(site.source_date_epoch)):  # sitemap.xml.gz's timestamp
-                build(config)
+                halves.build(config, counter)
         except MkDocsException as exc:
             raise MkDocsFailed("\n".join(counter.messages + [str(exc)])) from None
         if counter.messages:
             raise MkDocsFailed("\n".join(counter.messages))
         try:
             index.place(tmp)
-        except Exception as exc:  # Pagefind could not start or write: one line, the old site kept
+        except Exception as exc:  # the index's child could not start or write: one line, the old site kept
             raise MkDocsFailed(f"search index not written: {type(exc).__name__}: {exc}") from None
         swap(tmp, site_dir)
     except BaseException:

@@ -29,7 +29,8 @@ def data() -> dict:
         },  # its areas stay open on a phone (atlas-page.js)
         "search": {
             "names": search.NAMES + "/",
-            "pagefind": search.BUNDLE + "/pagefind.js",
+            "index": search.BUNDLE + "/",
+            "engine": "assets/atlas-fulltext.js",
             "shards": search.SHARDS,
             "page": urls.SEARCH,
             "symptoms": search.NAMES + "/" + search.SYMPTOMS,

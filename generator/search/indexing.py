@@ -20,12 +20,12 @@ from ..model.computed import Site
 from ..util import forked
 from ..util.project import ROOT
 from . import records as search
-from .child import PHASES
+from .child import DONE, PHASES
 from .records import BUNDLE, NAMES, SHARDS, SYMPTOMS
 
 
 def write(site: Site, site_dir: Path) -> None:
-    """Write search-names/ and pagefind/ into a built site folder (replacing earlier ones), for
+    """Write search-names/ and search-text/ into a built site folder (replacing earlier ones), for
     the pages of `site` (generator.pages.pagelist)."""
     with tempfile.TemporaryDirectory(prefix=".search-", dir=site_dir) as tmp:
         _Indexing(site, Path(tmp)).finish()
@@ -35,7 +35,7 @@ def write(site: Site, site_dir: Path) -> None:
 class Beside:
     """The search index made while the rest of the build works: the build starts it once the
     model is valid (build.start_index) and places it once MkDocs is done. The index comes from
-    the model alone, and its slow parts (writing Pagefind's input, Pagefind itself) run in a
+    the model alone, and its slow part (writing its ~10,000 files) runs in a
     child process on the other core, so the build waits for whichever ends last instead of
     their sum. (Not a thread: a thread writing
     thousands of small files waits for MkDocs' hold on the GIL at every one, and took about three
@@ -62,7 +62,7 @@ class Beside:
             shutil.rmtree(self.staging, ignore_errors=True)
 
     def cancel(self) -> None:
-        """The build failed: stop the child (Pagefind dies with it) and remove what it wrote."""
+        """The build failed: stop the child and remove what it wrote."""
         self.indexing.stop()
         shutil.rmtree(self.staging, ignore_errors=True)
 
@@ -70,7 +70,7 @@ class Beside:
 class _Indexing:
     """The index under way in a staging folder: the names table and the full-text records,
     computed from the model (`_send`) and handed to a child process (generator.search.child)
-    that writes them and runs Pagefind, then makes Pagefind's output canonical; what the child
+    that writes them; what the child
     prints goes to `index.log`. `finish` waits for it."""
 
     def __init__(self, site: Site, staging: Path, cancel: threading.Event | None = None) -> None:
@@ -100,15 +100,15 @@ class _Indexing:
         except BaseException:
             self.stop()
             raise
-        if code != 0 or not (self.out / "pagefind-entry.json").exists():
+        if code != 0 or not (self.out / DONE).exists():
             said = self.log.read_text(encoding="utf-8", errors="replace").strip().splitlines()
             raise OSError(f"indexing exited with {code}: {said[-1] if said else 'no output'}")
         with contextlib.suppress(OSError, ValueError):
             self.phases = json.loads((self.out.parent / PHASES).read_text(encoding="utf-8"))
 
     def stop(self) -> None:
-        """Stop the child and wait for it; it stops Pagefind and waits for it first (child.py), so
-        nothing writes into the staging folder after this returns."""
+        """Stop the child and wait for it, so nothing writes into the staging folder after this
+        returns."""
         self.proc.terminate()
         try:
             self.proc.wait(timeout=10)
@@ -129,10 +129,10 @@ def _send(site: Site, stdin, cancel: threading.Event | None = None) -> bool:
     for key in sorted(table):
         shards[search.shard(key)][key] = table[key]
     records = []
-    for i, (_, page) in enumerate(search.records(site, pages)):
+    for i, record in enumerate(search.records(site, pages)):
         if i % 256 == 0 and cancel is not None and cancel.is_set():
             return False
-        records.append(page)
+        records.append(record)
     if cancel is not None and cancel.is_set():
         return False
     payload = {
@@ -150,7 +150,7 @@ def _send(site: Site, stdin, cancel: threading.Event | None = None) -> bool:
 
 
 def _place(staging: Path, site_dir: Path) -> None:
-    """Move the finished names table and Pagefind bundle from staging into site_dir."""
+    """Move the finished names table and full-text index from staging into site_dir."""
     for name in (NAMES, BUNDLE):
         shutil.rmtree(site_dir / name, ignore_errors=True)
         (staging / name).rename(site_dir / name)
@@ -160,8 +160,8 @@ class Indexer:
     """Live preview's search: the index of the model the server's last rebuild made (its
     session's), written once edits pause for `quiet` seconds, so a save shows at once and the
     rebuilds after it do not wait for search, which follows a few seconds later. This thread
-    computes what Pagefind reads from the model; writing it and Pagefind
-    run in the index's child process at low priority (`_Indexing`). Nothing is loaded or enriched
+    computes the records from the model; writing the index
+    runs in the index's child process at low priority (`_Indexing`). Nothing is loaded or enriched
     again: the model is the one the page the reader sees was rendered from. Requests made
     meanwhile collapse into one run, for the newest model; a request while a run is under way
     stops that run, and so does a rebuild as it begins (`hold`): computing the records in the

@@ -8,18 +8,18 @@ Two parts, both static files fetched on demand by templates/assets/atlas-search.
   "#158249"), a page's name ("deprecations"). Each name maps to the page it names, and those
   pages are shown first. The table is split into 1,024 files by a hash of the name (FNV-1a,
   `shard`), so a search fetches one small file however large the site grows.
-- **Full text** (`pagefind/`): a Pagefind index built from the model, not from the HTML: one
-  record per page (title, description, what it is) and one per release-note change (its record
-  line, area and PRs; filterable by release, backend and section), so a change is found on its
-  own anchor. Pagefind splits the index into chunks that load on demand.
+- **Full text** (`search-text/`): the Atlas's own index (generator.search.fulltext), made from
+  the model, not from the HTML: one record per page (title, description, what it is) and one per
+  release-note change (its record line, area and PRs; filterable by release, backend and
+  section), so a change is found on its own anchor. Its terms are split into chunks that load
+  on demand.
 
-Every text is escaped before Pagefind reads it, and Pagefind's filter files (CBOR maps written
-in hash order) are re-encoded canonically, so the same content gives the same bytes.
+The records are data (`Record`): their texts reach the reader only through the search page's
+textContent, and the same content gives the same bytes.
 """
 
 from __future__ import annotations
 
-import html
 import re
 from collections.abc import Iterable
 
@@ -29,9 +29,9 @@ from ..model.computed import Site
 from ..model.content import SECTION_TITLES, SECTIONS
 from . import child as search_child
 
-NAMES, BUNDLE = search_child.NAMES, search_child.BUNDLE
+NAMES, BUNDLE = search_child.NAMES, search_child.BUNDLE  # the index's folders in a built site
+
 SYMPTOMS = "symptoms.json"  # in NAMES/: every change's error and warning texts (`symptoms`)
-UNUSED = search_child.UNUSED
 MAX_HITS = 6  # names a key may point to; more would push the full-text results off screen
 
 # The site's sections, by their tab's title in mkdocs.yml's nav and the other words a reader
@@ -401,8 +401,17 @@ def page_meta(site: Site) -> dict[str, tuple[str, str]]:
     return {p.url: (" ".join(p.title.split()), " ".join(p.description.split())) for p in site.pages}
 
 
-def records(site: Site, pages: dict[str, tuple[str, str]]) -> list[tuple[str, str]]:
-    """(url, html) for each Pagefind record: pages (`page_meta`), then changes, newest release first."""
+Record = dict
+"""A full-text record (generator.search.fulltext reads it): "url", "title", "filters" (a filter's
+name -> its values) and "parts", the texts searched, each [weight, text]: a heading's weight is
+its title's (TITLE), a paragraph's 1 unless said otherwise, a part of weight 0 is shown in the hit
+but not searched."""
+
+TITLE, ANNOUNCED = 7.0, 6.0  # as Pagefind weighed an h1 and an h2, which its records were
+
+
+def records(site: Site, pages: dict[str, tuple[str, str]]) -> list[Record]:
+    """The full-text records: pages (`page_meta`), then changes, newest release first."""
     out = _page_records(site, pages)
     for release in reversed(site.releases):
         view = site.release_views[release.version]
@@ -413,7 +422,12 @@ def records(site: Site, pages: dict[str, tuple[str, str]]) -> list[tuple[str, st
     return out
 
 
-def _page_records(site: Site, pages: dict[str, tuple[str, str]]) -> list[tuple[str, str]]:
+def _record(url: str, title: str, parts: list, filters: dict[str, list[str]]) -> Record:
+    kept = {name: values for name, values in filters.items() if values}
+    return {"url": url, "title": title, "filters": kept, "parts": [[w, t] for w, t in parts if t]}
+
+
+def _page_records(site: Site, pages: dict[str, tuple[str, str]]) -> list[Record]:
     """A record per page: its title, description and what the content says about its subject."""
     about = {}
     for node in site.content.catalogue:
@@ -423,75 +437,56 @@ def _page_records(site: Site, pages: dict[str, tuple[str, str]]) -> list[tuple[s
     for release in site.releases:
         about[urls.release(release.version)] = release.summary
     # The titles releases announced a feature under ("Fused Adagrad optimizer" for Fused
-    # optimizers) are names a reader saw it by: headings of its record, weighed as its title is,
-    # so a query with their words finds the feature ahead of a short change line holding them once.
+    # optimizers) are names a reader saw it by: parts of its record weighed nearly as its title
+    # is, so a query with their words finds the feature ahead of a short change line holding them once.
     announced: dict[str, list[str]] = {}
     for feature in site.features:
         said = announced.setdefault(urls.feature(feature.id), [])
         said += [e.title for e in feature.entries if e.title.lower() != feature.title.lower()]
     out = []
     for url, (title, description) in pages.items():
-        titles = "".join(f"<h2>{_e(t)}</h2>" for t in dict.fromkeys(announced.get(url, ())))
-        body = f"<h1>{_e(title)}</h1>{titles}<p>{_e(description)}</p><p>{_e(plain(about.get(url, '')))}</p>"
-        out.append((url, _html(url, title, body, {})))
+        parts = [(TITLE, title)] + [(ANNOUNCED, t) for t in dict.fromkeys(announced.get(url, ()))]
+        parts += [(1.0, description), (1.0, plain(about.get(url, "")))]
+        out.append(_record(url, title, parts, {}))
     return out
 
 
-def _change_record(site: Site, release, section, area, change) -> tuple[str, str]:
+def _change_record(site: Site, release, section, area, change) -> Record:
     """A change's record: its line and PRs, titled by its release, section and area."""
     section_title = SECTION_TITLES[section.section]
     url = urls.at(urls.release(release.version), change.anchor)
     title = " · ".join(filter(None, [f"PyTorch {release.version}", section_title, area.name]))
     line = plain(change.change.text)
     prs = " ".join(f"#{pr}" for pr in change.change.prs if str(pr) not in line)
-    weight = ' data-pagefind-weight="2"' if change.group else ""  # asks something of an upgrade
-    body = f"<p{weight}>{_e(line)}</p><p>{_e(prs)}</p>"
-    body += "".join(f'<p data-pagefind-weight="4">{_e(m)}</p>' for m in change.change.symptom)
+    parts = [(2.0 if change.group else 1.0, line), (1.0, prs)]  # a change in a group asks something of an upgrade
+    parts += [(4.0, m) for m in change.change.symptom]
     # The code a change's note names (`add_safe_globals` under 2.6's weights_only flip): what a
     # reader pastes, found on the change that says what to do about
     # it. Only the code spans: the note's prose would lengthen the record and sink its line below
     # shorter ones.
     code = [c for said in (change.change.note, change.change.workaround) for c in CODE.findall(said or "")]
     if code:
-        body += f'<p data-pagefind-weight="0.5">{_e(" ".join(dict.fromkeys(code)))}</p>'
+        parts.append((0.5, " ".join(dict.fromkeys(code))))
     filters = {
+        "backend": [site.backend_by_id[b].name for b in change.backends],
         "release": [release.version],
         "section": [section_title],
-        "backend": [site.backend_by_id[b].name for b in change.backends],
     }
-    return url, _html(url, title, body, filters)
+    return _record(url, title, parts, filters)
 
 
-def _patch_records(site: Site, release, patches) -> list[tuple[str, str]]:
+def _patch_records(site: Site, release, patches) -> list[Record]:
     """A record per fix of each patch release, titled by the patch and its notes' heading."""
     out = []
     for patch, views in patches:
         for change in views:
             url = urls.at(urls.release(release.version), change.anchor)
             title = f"PyTorch {patch.version} ({patch.date}) · {change.change.area}"
-            body = f"<p>{_e(plain(change.change.text))}</p><p>{_e(plain(change.change.note or ''))}</p>"
+            parts = [(1.0, plain(change.change.text)), (1.0, plain(change.change.note or ""))]
             filters = {
+                "backend": [site.backend_by_id[b].name for b in change.backends],
                 "release": [release.version],
                 "section": [SECTION_TITLES[change.change.section]],
-                "backend": [site.backend_by_id[b].name for b in change.backends],
             }
-            out.append((url, _html(url, title, body, filters)))
+            out.append(_record(url, title, parts, filters))
     return out
-
-
-def _e(text: str) -> str:
-    return html.escape(text, quote=True)
-
-
-def _html(url: str, title: str, body: str, filters: dict[str, list[str]]) -> str:
-    tags = "".join(
-        f'<span data-pagefind-filter="{_e(name)}">{_e(value)}</span>'
-        for name, values in sorted(filters.items())
-        for value in values
-    )
-    return (
-        f'<!doctype html><html lang="en"><head><title>{_e(title)}</title></head><body>'
-        f'<div data-pagefind-ignore><span data-pagefind-meta="title">{_e(title)}</span>'
-        f'<span data-pagefind-meta="url">{_e(url)}</span>{tags}</div>'
-        f"<main data-pagefind-body>{body}</main></body></html>"
-    )

@@ -8,10 +8,10 @@
 
    First the names table (generator/search/records.py: one of atlasData.search.shards small files, the
    one atlas.rules.shard picks for the normalised query) gives the pages a known name points to,
-   the "exact match"; then Pagefind's full-text results follow. The query and the filters live in
+   the "exact match"; then the full-text results follow. The query and the filters live in
    the URL (?q=&q-release=&q-backend=&q-section=&q-sort=). Where the index lives comes from
    atlasData.search (generator/render/browser.py). Text from the index reaches the page through
-   textContent only; Pagefind's excerpts are parsed inert and only their text and <mark> survive. */
+   textContent only; the full-text excerpts are parsed inert and only their text and <mark> survive. */
 (function () {
   "use strict";
   const atlas = window.atlas, el = atlas.el, rules = atlas.rules, DATA = window.atlasData.search;
@@ -19,25 +19,25 @@
   const SHOWN = 10;  // in the header's panel and under the home page's box
   const BATCH = 25;  // the results page shows hits as each batch of this many loads
 
-  /* ---- The engine: Pagefind and the names table, loaded once per site root ---- */
+  /* ---- The engine: the full-text index (atlas-fulltext.js) and the names table, loaded once per site root ---- */
   const engines = new Map();
 
   function engine(base) {
-    const key = new URL(DATA.pagefind, base).href;
+    const key = new URL(DATA.index, base).href;
     if (!engines.has(key)) engines.set(key, makeEngine(base));
     return engines.get(key);
   }
 
   function makeEngine(base) {
     const shards = new Map();
-    let pagefind = null, filterCounts = null;
+    let fulltext = null, filterCounts = null;
     function pf() {
-      pagefind = pagefind || import(new URL(DATA.pagefind, base).href).then(async function (mod) {
-        await mod.options({ excerptLength: 22 });
+      fulltext = fulltext || import(new URL(DATA.engine, base).href).then(async function (mod) {
+        await mod.options({ excerptLength: 22, index: new URL(DATA.index, base).href });
         mod.init();
         return mod;
       });
-      return pagefind;
+      return fulltext;
     }
     function names(key) {
       if (!key) return Promise.resolve([]);
@@ -78,9 +78,9 @@
         return { url: new URL(s.url, base).href, title: s.title, line: "Causes “" + s.message + "”. " + s.todo, exact: true, cause: true, path: s.url, message: s.message, todo: s.todo, text: s.line };
       });
     }
-    /* Pagefind's results for the words of a query no page holds all of: the pages holding all
+    /* The full-text results for the words of a query no page holds all of: the pages holding all
        but one word (each word left out in turn), or, failing that, the code-like names of a
-       pasted message one by one; a page first by the sum of Pagefind's scores in these searches
+       pasted message one by one; a page first by the sum of its scores in these searches
        (its own weighing of titles, word rarity and record length), so a page found by more of
        them, or by a rarer word or in its title, leads. */
     async function partial(mod, q, filters) {
@@ -104,9 +104,9 @@
       return null;
     }
     /* A query of words and a dotted name (`torch.cat empty`) that no page holds as typed:
-       Pagefind's search of the name's parts as words, the pages naming it first (its parts in
+       The full-text search of the name's parts as words, the pages naming it first (its parts in
        order, joined by punctuation and at most one word: "torch.[con]cat[enate]" names
-       torch.cat), then the rest in Pagefind's order; null when no page holds them all. */
+       torch.cat), then the rest in the index's order; null when no page holds them all. */
     async function withName(mod, q, filters, preloaded) {
       const tokens = q.split(/\s+/).filter(Boolean);
       const dotted = tokens.filter(function (t) { return /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)+$/.test(t); });
@@ -124,7 +124,7 @@
       return { results: names.concat(rest), naming: names.length ? dotted : [] };
     }
     /* The words of a query a hit must hold as written (at the start of a word: "optimizer" is in
-       "optimizers", not in "optimization", which Pagefind's stemmer makes the same word): those of
+       "optimizers", not in "optimization", which a search by stems and word starts may match): those of
        letters, of a query of two to six words (a longer one is a pasted message). */
     function plainWords(q) {
       const words = Array.from(new Set(q.toLowerCase().split(/\s+/).filter(Boolean)));
@@ -175,7 +175,7 @@
       let found = kind === "number" ? { results: [] } : await mod.search(asked, { filters: filters });
       let partly = false, naming = [];
       const preloaded = new Map();
-      let stemmed = false;  // Pagefind's first hits hold the query's words only through their stems
+      let stemmed = false;  // the first hits hold the query's words only through their stems
       const words = kind === "text" ? plainWords(q) : [];
       if (words.length && found.results.length) {
         const first = found.results.slice(0, limit);
@@ -190,7 +190,7 @@
         if (most) { found = most; partly = true; }
       }
       let results = found.results;
-      if (kind === "version") {  // only the pages that write it whole; the first 100 Pagefind finds
+      if (kind === "version") {  // only the pages that write it whole; the first 100 the index finds
         const data = await Promise.all(results.slice(0, 100).map(function (r) { return r.data(); }));
         results = results.slice(0, 100).filter(function (r, i) { preloaded.set(r, data[i]); return versionIn(data[i].content || "", key.replace(/^v/, "")); });
       }
@@ -245,7 +245,7 @@
   }
 
   /* An excerpt's nodes without the title it may start with (a page's record opens with its
-     title, which the hit shows above it), ending at a word with "…" where Pagefind cut it. */
+     title, which the hit shows above it), ending at a word with "…" where the excerpt cut it. */
   function trimmed(nodes, title, content) {
     const text = nodes.map(function (n) { return n.textContent; }).join("");
     const t = (title || "").trim().toLowerCase();
