@@ -3,7 +3,9 @@
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from collections import defaultdict
+from itertools import pairwise
 
 from ..model.computed import Cell, Feature, Matrix, MatrixRow
 from ..model.content import (
@@ -61,10 +63,25 @@ def strip(
     last tier. With backend, the strip as that backend sees it (facts.backend_entries). With since,
     the strip from that release on (a timeline page's first), the tier in force then carried in."""
     made = Runs(facts.backend_entries(entries, backend) if backend else entries, eras, tiers, pad, gone_after)
-    first = 0
-    if since is not None:
-        first = next((i for i, (v, _) in enumerate(eras) if version_key(v) >= version_key(since)), len(eras))
+    first = 0 if since is None else bisect_left(_places(eras)[1], version_key(since))
     return made.cut(first, len(eras))
+
+
+_held: tuple = ((), None)
+
+
+def _places(eras: Eras) -> tuple[dict[str, int], list[tuple[int, ...]], list[int]]:
+    """Of `eras`: each version's position, the versions' keys in order (eras are oldest first),
+    and the positions where the tier vocabulary changes (0 first). Made once per eras tuple, the
+    one enrich passes to every strip (the last one is held: a strip is then made in the time
+    its entries take, not the number of releases)."""
+    global _held
+    eras_held, places = _held
+    if eras_held is not eras:
+        starts = [i for i, (_, vocabulary) in enumerate(eras) if i == 0 or vocabulary != eras[i - 1][1]]
+        places = ({v: i for i, (v, _) in enumerate(eras)}, [version_key(v) for v, _ in eras], starts)
+        _held = (eras, places)
+    return places
 
 
 def gone_after(feature: Feature) -> str | None:
@@ -93,44 +110,62 @@ class Runs:
         self.runs: list[list] = []  # [first position, last position, tier, label, css, entry, change]
         self.entries: list[int] = []  # positions of the releases whose entry names the feature
         tier_by_id = {t.id: t for t in tiers}
+        position, keys, starts = _places(eras)
         by_release = {e.release: e for e in entries}
-        first = entries[0].release if entries else None
-        gone = version_key(gone_after) if gone_after is not None else None
-        carried, started, shown = None, False, {}
-        for i, (version, vocabulary) in enumerate(eras):
-            entry = by_release.get(version)
-            started = started or version == first
-            if entry is not None:
-                if entry.tier:
-                    carried = tier_by_id[entry.tier]
-                elif entry.change == "removed":  # the notes' word: removed, whatever tier it last had
-                    carried = tier_by_id["removed"]
-                # The tier slot holds a tier (stated, or carried from an earlier entry); what the
-                # release did to the feature ("Improved") is the cell's change, shown beside it.
-                tier = tier_in(carried, vocabulary, tier_by_id)
-                label, css = (tier.label, f"tier-{tier.id}") if tier else (NO_TIER, "untiered")
-                self.entries.append(i)
-                self.runs.append([i, i, tier.id if tier else None, label, css, entry, CHANGE_LABELS[entry.change]])
-            elif started or pad:
-                if gone is not None and version_key(version) >= gone:
-                    look = (None, "", "gone")
-                elif started and carried is not None and carried.id != "removed":
-                    if (carried.id, vocabulary) not in shown:
-                        tier = tier_in(carried, vocabulary, tier_by_id)
-                        shown[carried.id, vocabulary] = (tier.id, tier.label, f"tier-{tier.id} carried")
-                    look = shown[carried.id, vocabulary]
-                else:
-                    look = (None, "", "empty" if carried is None else "gone")
-                self._quiet(i, look)
+        named = sorted((position[v], e) for v, e in by_release.items() if v in position)
+        first = position.get(entries[0].release) if entries else None
+        gone = bisect_left(keys, version_key(gone_after)) if gone_after is not None else len(eras)
+        self._tiers, self._shown = tier_by_id, {}  # (tier, vocabulary) -> a carried cell's look
+        carried, started = None, False
+        done = 0  # the positions before this have their cells
+        for i, entry in [*named, (len(eras), None)]:
+            if done < i and (started or pad):  # releases that do not mention the feature
+                self._gap(done, i, carried if started else None, carried is not None, gone, starts)
+            if entry is None:
+                break
+            started = started or i == first
+            if entry.tier:
+                carried = tier_by_id[entry.tier]
+            elif entry.change == "removed":  # the notes' word: removed, whatever tier it last had
+                carried = tier_by_id["removed"]
+            # The tier slot holds a tier (stated, or carried from an earlier entry); what the
+            # release did to the feature ("Improved") is the cell's change, shown beside it.
+            tier = tier_in(carried, eras[i][1], tier_by_id)
+            label, css = (tier.label, f"tier-{tier.id}") if tier else (NO_TIER, "untiered")
+            self.entries.append(i)
+            self.runs.append([i, i, tier.id if tier else None, label, css, entry, CHANGE_LABELS[entry.change]])
+            done = i + 1
 
-    def _quiet(self, i: int, look: tuple) -> None:
-        """Release i does not mention the feature and reads `look` (tier, label, css): it joins the
-        run before it when that one reads alike."""
-        last = self.runs[-1] if self.runs else None
-        if last is not None and last[5] is None and last[1] == i - 1 and (last[3], last[4]) == look[1:]:
-            last[1] = i
+    def _gap(self, start: int, stop: int, carried: Tier | None, had: bool, gone: int, starts: list[int]) -> None:
+        """Releases at positions start to stop - 1, which do not mention the feature: gone from
+        `gone` on; before it the tier `carried` forward (read in each release's vocabulary, so the
+        gap is cut where the vocabulary changes), or nothing yet (`had` no tier), or gone."""
+        carries = carried is not None and carried.id != "removed"
+        cuts = {gone} if start < gone < stop else set()
+        if carries:
+            cuts.update(starts[bisect_right(starts, start) : bisect_left(starts, stop)])
+        edges = [start, *sorted(cuts), stop]
+        for a, b in pairwise(edges):
+            if a >= gone:
+                look = (None, "", "gone")
+            elif carries:
+                vocabulary = self.eras[a][1]
+                if (carried.id, vocabulary) not in self._shown:
+                    tier = tier_in(carried, vocabulary, self._tiers)
+                    self._shown[carried.id, vocabulary] = (tier.id, tier.label, f"tier-{tier.id} carried")
+                look = self._shown[carried.id, vocabulary]
+            else:
+                look = (None, "", "gone" if had else "empty")
+            self._quiet(a, b - 1, look)
+
+    def _quiet(self, first: int, last: int, look: tuple) -> None:
+        """Releases first to last do not mention the feature and read `look` (tier, label, css):
+        they join the run before them when that one reads alike."""
+        run = self.runs[-1] if self.runs else None
+        if run is not None and run[5] is None and run[1] == first - 1 and (run[3], run[4]) == look[1:]:
+            run[1] = last
         else:
-            self.runs.append([i, i, *look, None, ""])
+            self.runs.append([first, last, *look, None, ""])
 
     def cut(self, start: int, stop: int) -> tuple[Cell, ...]:
         """The cells of the releases at positions start to stop - 1, a run crossing an edge cut at it."""
@@ -187,7 +222,7 @@ def _feature(
     deprecated = next((e for e in entries if e.change == "deprecated" or e.tier == "deprecated"), None)
     by_support = support_removed(node, rows, deprecated.release if deprecated else entries[0].release)
     how = ("last" if node.support[0] == "last" else "compatibility") if by_support else ""
-    shipped = {v for v, _ in eras}
+    shipped = _places(eras)[0].keys()  # the versions released
     support = (
         (by_support, how, facts.cited_support(by_support, how, dict(rows).get(by_support), node.support[2]))
         if by_support
@@ -281,17 +316,9 @@ def timeline(eras: Eras, tiers: tuple[Tier, ...], features: tuple[Feature, ...])
     Rows in `timeline_order`, which the page states."""
     order = {v: i for i, (v, _) in enumerate(eras)}
     features = tuple(sorted(features, key=lambda f: timeline_order(f, order)))
+    made = [(f, Runs(f.entries, eras, tiers, True, gone_after(f))) for f in features]  # each cut at each span
     pages = []
     for start, stop in page_spans(tuple(v for v, _ in eras)):
-        shown = {v for v, _ in eras[start:stop]}
-        pages.append(
-            Matrix(
-                tuple(v for v, _ in eras[start:stop]),
-                tuple(
-                    row(f, strip(f.entries, eras[:stop], tiers, True, gone_after(f), since=eras[start][0]))
-                    for f in features
-                    if any(e.release in shown for e in f.entries)
-                ),
-            )
-        )
+        rows = tuple(row(f, runs.cut(start, stop)) for f, runs in made if runs.names_one(start, stop))
+        pages.append(Matrix(tuple(v for v, _ in eras[start:stop]), rows))
     return tuple(pages)
