@@ -14,8 +14,9 @@ Two parts, both static files fetched on demand by templates/assets/atlas-search.
   section), so a change is found on its own anchor. Its terms are split into chunks that load
   on demand.
 
-The records are data (`Record`): their texts reach the reader only through the search page's
-textContent, and the same content gives the same bytes.
+The records are data (`Record`), never HTML: the browser's engine escapes their text in the
+excerpts it makes, and atlas-search.js keeps only the text and <mark> of those. The same content
+gives the same bytes.
 """
 
 from __future__ import annotations
