@@ -286,3 +286,56 @@ def test_a_plural_or_hyphenated_query_has_other_forms(key, forms):
 )
 def test_a_pasted_call_is_its_callee_and_keyword_arguments(text, call):
     assert search.pasted_call(text) == call
+
+
+def test_a_search_fetches_the_chunks_of_its_words_and_a_finished_word_s_alone(tmp_path):
+    """atlas-fulltext.js, on the real content's index: a word still being typed (the last word's
+    last part, and its joined form) is matched by its start, so every chunk its terms may be in
+    is fetched; a word before it that the index holds is matched as itself, from its one chunk
+    ("torch" in "torch.load" does not fetch the chunks of torchaudio, torchcompile …). What a
+    first search downloads depends on it (make bench's first visit)."""
+    import bisect
+    import shutil
+    import subprocess
+
+    from generator.search import fulltext
+    from generator.util.project import ROOT
+
+    site = real_model()
+    fulltext.build(search.records(site, search.page_meta(site)), tmp_path / "index")
+    firsts = json.loads((tmp_path / "index" / "meta.json").read_text(encoding="utf-8"))["chunks"]
+
+    def holding(term: str) -> int:
+        return bisect.bisect_right(firsts, term) - 1
+
+    def starting(prefix: str) -> set[int]:
+        at = holding(prefix)
+        return {at} | {c for c in range(at + 1, len(firsts)) if firsts[c].startswith(prefix)}
+
+    node = shutil.which("node")
+    assert node, "node is not on PATH: make test needs Node (it installs axe-core with npm)"
+    module = (ROOT / "templates" / "assets" / "atlas-fulltext.js").as_uri()
+    script = (
+        "const fetched = new Set();"
+        "globalThis.fetch = async (url) => { const p = new URL(url).pathname; fetched.add(p);"
+        " const fs = await import('node:fs');"
+        " return fs.existsSync(p) ? { ok: true, json: async () => JSON.parse(fs.readFileSync(p, 'utf8')) }"
+        " : { ok: false, json: async () => null }; };"
+        f"const engine = await import({json.dumps(module)});"
+        f"await engine.options({{ index: {json.dumps((tmp_path / 'index').as_uri() + '/')} }});"
+        "const found = await engine.search(process.argv[1]);"
+        "process.stdout.write(JSON.stringify({ hits: found.results.length, fetched: [...fetched] }));"
+    )
+    proc = subprocess.run(
+        [node, "--input-type=module", "-e", script, "torch.load"],
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        timeout=120,
+    )
+    assert proc.returncode == 0, proc.stderr
+    said = json.loads(proc.stdout)
+    chunks = {int(Path(p).stem[1:]) for p in said["fetched"] if Path(p).name.startswith("c")}
+    assert said["hits"] > 0
+    assert chunks == {holding("torch")} | starting("load") | starting("torchload")
+    assert len(starting("torch")) > 2  # the chunks a prefix match of "torch" would have fetched

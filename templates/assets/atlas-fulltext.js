@@ -42,6 +42,16 @@ export async function options(o) {
 export function init() { get("meta.json"); }
 export async function preload() {}
 
+/* The postings of `q` itself, from the one chunk that would hold it: [[q, postings]] or []. */
+async function exact(q) {
+  const meta = await get("meta.json");
+  const firsts = meta.chunks;
+  let lo = 0, hi = firsts.length - 1, at = 0;
+  while (lo <= hi) { const mid = (lo + hi) >> 1; if (firsts[mid] <= q) { at = mid; lo = mid + 1; } else hi = mid - 1; }
+  const chunk = await get("c" + at + ".json");
+  return Object.prototype.hasOwnProperty.call(chunk, q) ? [[q, chunk[q]]] : [];
+}
+
 /* The postings of every term starting with `q`: [[term, postings], …]. */
 async function expand(q) {
   const meta = await get("meta.json");
@@ -90,11 +100,18 @@ export async function search(q, opts) {
   const wanted = Array.from(new Set(terms(q || "")));
   if (!wanted.length) return { results: [], unfilteredResultCount: 0, filters: {}, totalFilters: {} };
   const n = meta.count;
+  // The words still being typed, matched by their start: the last word's last part and, for a
+  // word with parts (torch.lo), its joined form. A word before it is matched as itself when the
+  // index has it ("torch" in "torch.load" is not every torchaudio, torchcompile …), else by its start.
+  const tokens = (q || "").toLowerCase().match(TOKEN) || [];
+  const tail = tokens.length ? terms(tokens[tokens.length - 1]) : [];
+  const open = new Set(tail.length > 1 ? tail.slice(-2) : tail);
   // Every word's records and scores; the records holding every word the index knows, by the
   // sum (a query no record holds whole gets none: atlas-search.js then looks for partial ones).
   const each = [];
   for (const q1 of wanted) {
-    let found = await expand(q1), asked = q1;
+    let found = open.has(q1) ? [] : await exact(q1), asked = q1;
+    if (!found.length) found = await expand(q1);
     // A word no term starts with, as Pagefind did (Pagefind/pagefind#329): the longest start of it that is a term of
     // its own ("flexatention": "flex"), else the word is left out of the search.
     for (let k = q1.length - 1; !found.length && k >= 2; k--) {
