@@ -42,22 +42,24 @@ export async function options(o) {
 export function init() { get("meta.json"); }
 export async function preload() {}
 
-/* The postings of `q` itself, from the one chunk that would hold it: [[q, postings]] or []. */
-async function exact(q) {
-  const meta = await get("meta.json");
-  const firsts = meta.chunks;
+/* The chunk that would hold term `q` (the last whose first term is not after it), and the list
+   of every chunk's first term. */
+async function chunkAt(q) {
+  const firsts = (await get("meta.json")).chunks;
   let lo = 0, hi = firsts.length - 1, at = 0;
   while (lo <= hi) { const mid = (lo + hi) >> 1; if (firsts[mid] <= q) { at = mid; lo = mid + 1; } else hi = mid - 1; }
-  const chunk = await get("c" + at + ".json");
+  return [at, firsts];
+}
+
+/* The postings of `q` itself, from the one chunk that would hold it: [[q, postings]] or []. */
+async function exact(q) {
+  const chunk = await get("c" + (await chunkAt(q))[0] + ".json");
   return Object.prototype.hasOwnProperty.call(chunk, q) ? [[q, chunk[q]]] : [];
 }
 
 /* The postings of every term starting with `q`: [[term, postings], …]. */
 async function expand(q) {
-  const meta = await get("meta.json");
-  const firsts = meta.chunks;
-  let lo = 0, hi = firsts.length - 1, at = 0;
-  while (lo <= hi) { const mid = (lo + hi) >> 1; if (firsts[mid] <= q) { at = mid; lo = mid + 1; } else hi = mid - 1; }
+  const [at, firsts] = await chunkAt(q);
   const out = [];
   for (let c = at; c < firsts.length; c++) {
     if (c > at && !firsts[c].startsWith(q)) break;
