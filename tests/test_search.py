@@ -81,8 +81,11 @@ def test_the_full_text_index_is_written_whole(fixture_index):
     chunks = [json.loads((bundle / f"c{n}.json").read_text(encoding="utf-8")) for n in range(len(meta["chunks"]))]
     assert [next(iter(c)) for c in chunks] == meta["chunks"] == sorted(meta["chunks"])
     postings = {term: flat for chunk in chunks for term, flat in chunk.items()}
+    per = meta["per"]
+    files = [json.loads((bundle / "f" / f"{n}.json").read_text(encoding="utf-8")) for n in range(-(-len(records) // per))]
+    assert [len(f) for f in files[:-1]] == [per] * (len(files) - 1) and 1 <= len(files[-1]) <= per
     for rid, record in enumerate(records):
-        fragment = json.loads((bundle / "f" / f"{rid}.json").read_text(encoding="utf-8"))
+        fragment = files[rid // per][rid % per]
         assert (fragment["url"], fragment["title"], fragment["filters"]) == (
             record["url"],
             record["title"],
@@ -92,7 +95,7 @@ def test_the_full_text_index_is_written_whole(fixture_index):
             for term in fulltext.terms(text) if weight else ():
                 steps = [int(pair.split(":")[0], 36) for pair in postings[term].split(" ")]
                 assert rid in [sum(steps[: k + 1]) for k in range(len(steps))], (term, record["url"])
-    assert not (bundle / "f" / f"{len(records)}.json").exists()
+    assert not (bundle / "f" / f"{len(files)}.json").exists()
 
 
 def test_the_filters_file_lists_each_value_s_records(fixture_index):

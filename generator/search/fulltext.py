@@ -9,7 +9,10 @@ In the index's folder (child.BUNDLE):
   in it ×100. The weight is BM25's term-frequency part (k1 1.4, b 0.75; a part of a record counts
   each of its words by the part's weight) computed here, so a search needs no record lengths;
   the browser multiplies it by the term's rarity;
-- `f/<record>.json`: a record's url, title, text and filters, fetched for the hits shown;
+- `f/<n>.json`: the fragments of records n × PER to n × PER + PER − 1, in order, each a record's
+  url, title, text and filters; fetched for the hits shown. One file per record made the build
+  create a file per record (8,377 at 1×), most of the index's time on a disk that creates files
+  slowly; hits next to each other are often in one file (a page's changes are records in a row);
 - `filters.json`: each filter's values and their records, fetched for a filtered search.
 Words: lower case; a word with inner punctuation (torch.compile, use_cuda) gives its parts and
 their joined form; each part is stemmed by `stem`. atlas-fulltext.js `stem` and `terms` are the
@@ -28,6 +31,8 @@ from pathlib import Path
 
 K1, B = 1.4, 0.75
 CHUNK_BYTES = 8_000
+PER = 8
+"""Records per fragment file."""
 TOKEN = re.compile(r"[a-z0-9][a-z0-9_.+#-]*[a-z0-9+#]|[a-z0-9]")
 PARTS = re.compile(r"[._\-]+")
 
@@ -80,7 +85,7 @@ def build(docs: list[dict], out: Path) -> dict:
     (out / "f").mkdir(parents=True)
     firsts = _write_chunks(postings, lengths, out)
     _write_fragments(docs, out)
-    meta = {"count": len(docs), "chunks": firsts}
+    meta = {"count": len(docs), "chunks": firsts, "per": PER}
     (out / "meta.json").write_text(json.dumps(meta, separators=(",", ":")), encoding="utf-8")
     return {
         "records": len(docs),
@@ -130,15 +135,17 @@ def _write_chunks(postings: dict[str, dict[int, float]], lengths: list[int], out
 
 
 def _write_fragments(docs: list[dict], out: Path) -> None:
-    """A fragment per record (what a hit shows) and the filters' records."""
+    """Each record's fragment (what a hit shows), PER to a file, and the filters' records."""
     filters: dict[str, dict[str, list[int]]] = {}
+    frags = []
     for rid, doc in enumerate(docs):
         content = " ".join(text for _, text in doc["parts"])
-        frag = {"url": doc["url"], "title": doc["title"], "content": content, "filters": doc["filters"]}
-        (out / "f" / f"{rid}.json").write_text(
-            json.dumps(frag, ensure_ascii=False, separators=(",", ":")), encoding="utf-8"
-        )
+        frags.append({"url": doc["url"], "title": doc["title"], "content": content, "filters": doc["filters"]})
         for name, values in doc["filters"].items():
             for value in values:
                 filters.setdefault(name, {}).setdefault(value, []).append(rid)
+    for n in range(0, len(frags), PER):
+        (out / "f" / f"{n // PER}.json").write_text(
+            json.dumps(frags[n : n + PER], ensure_ascii=False, separators=(",", ":")), encoding="utf-8"
+        )
     (out / "filters.json").write_text(json.dumps(filters, separators=(",", ":")), encoding="utf-8")

@@ -1,8 +1,9 @@
 /* The Atlas's full-text search: the index generator/search/fulltext.py writes, searched here.
    atlas-search.js imports this module once per site root and tells it where the index is
    (`options({index})`); a search fetches the chunks holding its words' terms, and a hit's
-   fragment only when it is shown. Its functions are named as Pagefind's module's were (options,
-   init, search, filters), which made the index before. `stem` and `terms` are fulltext.py's. */
+   fragment (in a file of meta.json's `per` records) only when it is shown. Its functions are
+   named as Pagefind's module's were (options, init, search, filters), which made the index
+   before. `stem` and `terms` are fulltext.py's. */
 let base = null;  // the index's folder, from `options`
 let excerptLength = 30;
 const cache = new Map();
@@ -158,7 +159,7 @@ export async function search(q, opts) {
       id: String(id),
       score: scores.get(id),
       data: async function () {
-        const f = await get("f/" + id + ".json");
+        const f = (await get("f/" + Math.floor(id / meta.per) + ".json"))[id % meta.per];
         return { url: f.url, meta: { title: f.title, url: f.url }, content: f.content, excerpt: excerpt(f.content, wanted), filters: f.filters };
       },
     };
