@@ -82,7 +82,9 @@ def test_the_full_text_index_is_written_whole(fixture_index):
     assert [next(iter(c)) for c in chunks] == meta["chunks"] == sorted(meta["chunks"])
     postings = {term: flat for chunk in chunks for term, flat in chunk.items()}
     per = meta["per"]
-    files = [json.loads((bundle / "f" / f"{n}.json").read_text(encoding="utf-8")) for n in range(-(-len(records) // per))]
+    files = [
+        json.loads((bundle / "f" / f"{n}.json").read_text(encoding="utf-8")) for n in range(-(-len(records) // per))
+    ]
     assert [len(f) for f in files[:-1]] == [per] * (len(files) - 1) and 1 <= len(files[-1]) <= per
     for rid, record in enumerate(records):
         fragment = files[rid // per][rid % per]
