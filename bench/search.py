@@ -68,9 +68,7 @@ def measure(site: Path, page_path: str, quality: bool) -> dict:
         out["search_bytes"] = sum(n for _, n in sizes[visited:])
         out["search_requests"] = [url.removeprefix(base) for url, _ in sizes[visited:]]
         out["first_visit_and_search_bytes"] = out["visit_bytes"] + out["search_bytes"]
-        # What the bytes are, largest first (repeats summed): what to cut next. Material's instant
-        # navigation fetches sitemap.xml once the page has loaded, so it falls after the visit's
-        # network idle and is counted with the search.
+        # What the bytes are, largest first (repeats summed): what to cut next.
         out["largest_responses"] = _largest([(url.removeprefix(base), n) for url, n in sizes])
         # Counted: the visit and the first search. A request still finishing when the browser
         # closes would ask its sizes of a closed page.

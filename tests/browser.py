@@ -91,8 +91,8 @@ def serve(directory: Path, *, build=None) -> Iterator[str]:
     """Serve a folder at http://127.0.0.1:<free port>/ from a background thread; yield that URL.
 
     build(url), if given, is called once the port is known and before serving starts: a site
-    built for the address it is served at (as SITE_URL) has a sitemap that Material's instant
-    navigation accepts; Material compares a link's port with the sitemap's.
+    built for the address it is served at (as SITE_URL), whose API, feeds and canonical links
+    carry that address.
     """
     handler = functools.partial(_QuietHandler, directory=str(directory))
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)

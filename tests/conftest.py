@@ -100,8 +100,7 @@ SUB_PATH = "atlas/"
 def real_build(tmp_path_factory) -> Iterator[RealBuild]:
     """The one real-content build of a test session, shared by the file tests (`real_site`) and the
     browser tests (`served`). It is built for the address it is served at, under a sub-path as a wiki's
-    static host would serve it: the API and feeds carry that address, and Material's instant
-    navigation compares a link's port with the sitemap's."""
+    static host would serve it: the API and feeds carry that address."""
     from tests.browser import serve
 
     out = tmp_path_factory.mktemp("real")

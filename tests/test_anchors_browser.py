@@ -98,9 +98,8 @@ LANDED = """() => {
 def landed(page, url: str) -> dict:
     """Open url in a fresh load; what its #anchor landed on, read at the moment it is scrolled
     into view (Material's navigation tracking may rewrite the address as the page scrolls on, so
-    a second read could find another :target or none). The page is left first: a goto that only
-    changes the fragment is a same-document jump, whose popstate Material's instant navigation
-    answers by fetching the page and swapping it in, which drops :target on a slow machine."""
+    a second read could find another :target or none). The page is left first, so every url is a
+    fresh load: a goto that only changes the fragment is a same-document jump."""
     page.goto("about:blank")
     page.goto(url)
     seen = page.wait_for_function(

@@ -119,11 +119,13 @@ def test_sub_path_hosting(tmp_path):
     assert proc.returncode == 0, proc.stderr
     site = tmp_path / "site"
     assert broken_links(site, base=base) == []
-    sitemap = ET.parse(site / "sitemap.xml").getroot()
-    locs = [e.text for e in sitemap.iter("{http://www.sitemaps.org/schemas/sitemap/0.9}loc")]
+    loc = "{http://www.sitemaps.org/schemas/sitemap/0.9}loc"
+    parts = [e.text for e in ET.parse(site / "sitemap.xml").getroot().iter(loc)]  # the index
+    assert parts and all(part.startswith(base + "sitemaps/") for part in parts)
+    locs = [e.text for part in parts for e in ET.parse(to_file(site, part, base)).getroot().iter(loc)]
     assert locs and all(loc.startswith(base) for loc in locs)
-    for loc in locs:
-        assert to_file(site, loc, base).exists(), loc
+    for page in locs:
+        assert to_file(site, page, base).exists(), page
     feed = ET.parse(site / "feed.xml").getroot()
     for link in feed.iter(f"{ATOM}link"):
         assert to_file(site, link.get("href").split("#")[0], base).exists()

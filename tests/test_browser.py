@@ -1,4 +1,4 @@
-"""The real site in headless Chromium: local requests only, no errors, search, instant navigation.
+"""The real site in headless Chromium: local requests only, no errors, search, a tab's page.
 
 The search query set is typed in tests/test_search_browser.py.
 
@@ -90,16 +90,23 @@ def test_a_result_opens_its_change(page, served):
     assert hits.first.get_attribute("href") == served + "releases/2.9/#pr-158249"
     page.keyboard.press("Enter")
     page.wait_for_url(served + "releases/2.9/#pr-158249")
-    page.locator("[id='pr-158249']").wait_for(state="attached")  # instant navigation swaps the content in
+    page.locator("[id='pr-158249']").wait_for(state="attached")
     assert page.locator("h1").inner_text().startswith("PyTorch 2.9")
 
 
-def test_instant_navigation_keeps_the_page(page, served):
-    """Material's navigation.instant swaps the content in place: a marker on window survives."""
-    page.goto(served)
-    page.evaluate("window.__marker = 1")
+def test_a_first_visit_fetches_nothing_that_grows_with_the_site(page, served):
+    """Material's scripts fetch sitemap.xml on a first visit (for the feed's link rel=alternate):
+    it is the sitemap's index, a few lines, not a line per page. Instant navigation is off
+    (mkdocs.yml): a tab loads its page whole, and our scripts bind its header."""
+    asked = []
+    page.on("requestfinished", lambda request: asked.append((request.url, request.sizes()["responseBodySize"])))
+    visit(page, served)
     page.locator(".md-tabs__link", has_text="Releases").click()
     page.wait_for_url(served + "releases/")
     page.locator("h1", has_text="Releases").wait_for()
-    assert page.evaluate("window.__marker") == 1
-    assert page.evaluate("performance.getEntriesByType('navigation').length") == 1
+    page.locator("[data-atlas-search-root][data-bound]").wait_for(state="attached")
+    page.wait_for_load_state("networkidle")
+    assert page.evaluate("performance.getEntriesByType('navigation')[0].name") == served + "releases/"
+    sitemaps = [(url, size) for url, size in asked if "sitemap" in url]
+    assert {url for url, _ in sitemaps} <= {served + "sitemap.xml"}
+    assert all(size < 2_000 for _, size in sitemaps), sitemaps

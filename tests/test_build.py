@@ -326,23 +326,41 @@ def test_two_builds_of_the_real_content_are_byte_identical(real_build, real_cont
     assert_same_site(tree(real_build.site), tree(tmp_path / "elsewhere" / "public"), "releases/2.12/index.html")
 
 
-def test_sitemap_is_one_url_a_line_and_its_date_comes_from_the_content(real_site):
-    """templates/overrides/sitemap.xml: one <url><loc> a line, no <lastmod> (each was the same date,
-    and Material's instant navigation fetches the file on a first visit); every loc is a page of
-    the site. sitemap.xml.gz holds the same bytes, stamped with the newest release date, not the
-    day of the build."""
+def test_sitemap_is_an_index_of_parts_that_list_every_page(real_site):
+    """sitemap.xml (templates/overrides/sitemap.xml) is an index, one <sitemap><loc> a line, of the
+    parts generator/render/sitemaps.py writes: Material's scripts fetch it on every first visit, so
+    it names parts, not pages. The parts it names (mkdocs.yml's copy of urls.SITEMAP_PARTS) are the
+    files in sitemaps/, and they list every page of the site once,
+    one <url><loc> a line, without <lastmod>. sitemap.xml.gz holds the index's bytes, stamped with
+    the newest release date, not the day of the build."""
     raw = (real_site / "sitemap.xml").read_bytes()
     lines = raw.decode("utf-8").splitlines()
     assert lines[:2] == [
         '<?xml version="1.0" encoding="UTF-8"?>',
-        '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">',
+        '<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">',
     ]
-    assert lines[-1] == "</urlset>"
-    locs = [re.fullmatch(r"<url><loc>([^<]+)</loc></url>", line) for line in lines[2:-1]]
-    assert locs and all(locs), textwrap.shorten(str(lines[2:5]), 200)
-    base = locs[0].group(1)
-    for m in locs:
-        assert (real_site / m.group(1).removeprefix(base) / "index.html").is_file(), m.group(1)
+    assert lines[-1] == "</sitemapindex>"
+    named = [
+        re.fullmatch(r"<sitemap><loc>([^<]+)sitemaps/([a-z0-9-]+)\.xml</loc></sitemap>", line) for line in lines[2:-1]
+    ]
+    assert named and all(named), textwrap.shorten(str(lines[2:5]), 200)
+    base = named[0].group(1)
+    assert {m.group(1) for m in named} == {base}
+    parts = [m.group(2) for m in named]
+    assert sorted(p.stem for p in (real_site / "sitemaps").iterdir()) == sorted(parts) == sorted(set(parts))
+    listed = []
+    for part in parts:
+        part_lines = (real_site / "sitemaps" / f"{part}.xml").read_text(encoding="utf-8").splitlines()
+        assert (
+            part_lines[1:2] == ['<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">']
+            and part_lines[-1] == "</urlset>"
+        )
+        locs = [re.fullmatch(r"<url><loc>([^<]+)</loc></url>", line) for line in part_lines[2:-1]]
+        assert locs and all(locs), (part, part_lines[2:4])
+        listed += [m.group(1).removeprefix(base) for m in locs]
+    assert sorted(listed) == sorted(page.url for page in real_model().pages)
+    for url in listed:
+        assert (real_site / url / "index.html").is_file(), url
     packed = (real_site / "sitemap.xml.gz").read_bytes()
     assert gzip.decompress(packed) == raw
     latest = max(real_model().releases, key=lambda r: r.date).date

@@ -120,9 +120,7 @@ def test_a_change_menu_opens_from_its_pilcrow_and_copies_each_kind(clip_page, se
     assert state == [False, anchor, "atlas-cite-copy focus-visible"], (
         state
     )  # beside its change, focus on its first button
-    page.wait_for_timeout(
-        500
-    )  # Material's instant navigation, had it seen the click, would have reloaded the page by now
+    page.wait_for_timeout(500)  # a navigation, had the click gone through, would have loaded by now
     assert page.evaluate("document.getElementById('atlas-cite-menu').parentElement.id") == anchor
     assert menu.is_visible() and pilcrow.get_attribute("aria-expanded") == "true"
     copies_each_kind(page, served, version, change)

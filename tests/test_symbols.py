@@ -256,8 +256,8 @@ def test_a_symbol_link_opens_the_symbol_and_its_change(page, served):
     page.wait_for_url("**/releases/2.9/#c-*")
     anchor = page.url.split("#", 1)[1]
     change = page.locator(f"[id='{anchor}']")
-    # The page is swapped in (instant navigation) and the change's area laid out once it nears the
-    # screen (content-visibility): wait for both.
+    # The page loads and the change's area is laid out once it nears the screen
+    # (content-visibility): wait for both.
     page.wait_for_function(
         "(id) => { const e = document.getElementById(id); return !!e && e.checkVisibility({ contentVisibilityAuto: true }); }",
         arg=anchor,

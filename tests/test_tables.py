@@ -106,6 +106,7 @@ def test_the_theme_overrides_link_the_paths_urls_py_owns():
         "search": urls.SEARCH,
         "calendar": urls.CALENDAR,
         "coverage": urls.at(urls.RELEASES, urls.COVERAGE),
+        "sitemap_parts": list(urls.SITEMAP_PARTS),
     }
     overrides = "".join(p.read_text(encoding="utf-8") for p in (ROOT / "templates" / "overrides").rglob("*.html"))
     assert "feed.xml" not in overrides and "features/" not in overrides

@@ -37,6 +37,9 @@ SEARCH = "search/"  # all the hits of a query: /search/?q=…
 
 API = "api/v1/"
 FEED = "feed.xml"
+SITEMAPS = "sitemaps/"  # the sitemap's parts (generator.render.sitemaps); /sitemap.xml is their index
+SITEMAP_PARTS = ("site", *(s.strip("/") for s in (RELEASES, FEATURES, BACKENDS, SYMBOLS, TIMELINE, UPGRADE)))
+"""The sitemap's parts: a page whose URL's first folder names one is in it, any other in "site"."""
 BADGES = "badges/"
 CI = "ci"  # the upgrade guide's section on running the scan in CI
 COVERAGE = "coverage"  # the anchor of the coverage statement on the home page and /releases/
@@ -123,6 +126,11 @@ def symbol_name_span(module: str, name: str, first: str, last: str) -> str:
     """A page of a name's uses in earlier releases, by its first and last (enrich._name_pages):
     ('torch', 'torch.compile', '2.0', '2.14') -> 'symbols/torch/torch.compile/2.0-2.14/'."""
     return f"{SYMBOLS}{module}/{name}/{first}-{last}/"
+
+
+def sitemap_part(name: str) -> str:
+    """A part of the sitemap: 'releases' -> 'sitemaps/releases.xml'."""
+    return f"{SITEMAPS}{name}.xml"
 
 
 def source(url: str) -> str:

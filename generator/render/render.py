@@ -41,6 +41,7 @@ from .feeds import render_feeds, render_item_feeds
 from .ical import render_calendar
 from .inventory import render_inventory
 from .reads import Compare, Reads, derived_names
+from .sitemaps import render_sitemaps
 from .symbol_data import render_symbol_data
 
 TEMPLATES = ROOT / "templates"
@@ -251,6 +252,7 @@ def _data_files(site: Site, base: str, make: _Maker) -> dict[str, bytes]:
         render_calendar(site, base),
         render_badges(site),
         render_inventory(site),
+        render_sitemaps(site, base),
     ):
         made.update(
             (path, make(path, (), inputs, draw, whole=any(how))) for path, (inputs, draw, *how) in parts.items()

@@ -20,7 +20,7 @@
     return node.dataset[key] ? JSON.parse(node.dataset[key]) : fallback;
   };
 
-  /* Run init on every page: Material's instant navigation swaps pages without reloading. */
+  /* Run init on every page Material's document$ announces (live preview swaps pages in). */
   atlas.onPage = function (init) {
     if (window.document$ && typeof window.document$.subscribe === "function") {
       window.document$.subscribe(init);
@@ -202,7 +202,7 @@
     });
     if (!list.children.length) return;
     // The jump is made here, not left to the browser or to Material. Material's instant navigation
-    // reads a link to this same page, or the popstate event of a browser's own jump to a fragment,
+    // (off since issue 47; mkdocs.yml) reads a link to this same page, or the popstate event of a browser's own jump to a fragment,
     // as a navigation, and on the first one fetches the page again and swaps it in: on a phone the
     // change lists above the target fold again after the swap, and the heading ends off the screen
     // ("Bug fixes" 36 px above it, measured at 390 px). pushState fires neither event.

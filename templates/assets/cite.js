@@ -119,7 +119,7 @@
     const link = event.target.closest && event.target.closest(PILCROW);
     const menu = document.getElementById("atlas-cite-menu");
     if (!link || !menu || event.button !== 0 || event.ctrlKey || event.metaKey || event.shiftKey || event.altKey) return;
-    // Captured before Material's instant navigation sees it: it would reload the page for the anchor.
+    // Captured before the browser or Material's instant navigation (off; mkdocs.yml) acts on it.
     event.preventDefault();
     event.stopPropagation();
     const change = link.closest(".atlas-changes li");
