@@ -22,6 +22,7 @@ from pathlib import Path
 import pytest
 
 from generator.pipeline import build as pipeline
+from generator.util.writer import write_atomic
 from tests.conftest import FIXTURE, ROOT, real_model, run_cli
 from tests.helpers import edit, tree
 
@@ -420,3 +421,31 @@ def test_mkdocs_pages_are_the_same_whichever_process_makes_them(fixture_site, tm
     pages = sum(1 for p in (tmp_path / "docs").rglob("*.md"))
     assert int(proc.stderr.strip().splitlines()[-1]) == pages
     assert_same_site(tree(fixture_site), tree(tmp_path / "site"), "releases/2.8/index.html")
+
+
+LINKS_REFUSED = """
+import os, runpy
+
+
+def refuse(*args, **kwargs):
+    raise OSError(18, "Invalid cross-device link")
+
+
+os.link = refuse
+runpy.run_module("generator", run_name="__main__", alter_sys=True)
+"""
+"""`python -c LINKS_REFUSED build ...`: a build on a file system that makes no hard link."""
+
+
+def test_the_docs_files_reach_the_site_the_same_linked_or_copied(fixture_site, tmp_path):
+    """generator.pipeline.halves hard-links the docs' files (API records, feeds, badges) into the
+    site. Where no link can be made, they are copied and the site is the same bytes; and a later
+    generate that replaces a docs file leaves the built site's file as it was."""
+    args = ("build", "--content", str(FIXTURE), "--site", str(tmp_path / "site"), "--docs", str(tmp_path / "docs"))
+    proc = run_cli(*args, via=("-c", LINKS_REFUSED))
+    assert proc.returncode == 0, proc.stderr
+    assert_same_site(tree(fixture_site), tree(tmp_path / "site"), "releases/2.8/index.html")
+    assert run_cli(*args).returncode == 0  # linked, this time
+    feed = (tmp_path / "site" / "feed.xml").read_bytes()
+    assert write_atomic(tmp_path / "docs" / "feed.xml", feed.replace(b"<feed", b"<feed xml:lang='en'", 1))
+    assert (tmp_path / "site" / "feed.xml").read_bytes() == feed
