@@ -7,8 +7,9 @@ checks every page's links to anchors, the child's pages by what the child report
 
 MkDocs builds one page after another in one thread, and its pages are most of a build's time
 (generator/benchmark.md). Each page's Markdown and template read only the page itself and the
-navigation, so the pages are the same bytes whoever makes them: both processes first read and
-render the navigation's pages, whose titles and front matter every page's tabs show. The child
+navigation, so the pages are the same bytes whoever makes them: the navigation's pages are read
+before the child starts (every page's tabs show their titles and front matter), and rendered
+from Markdown like any other page, by whichever process takes them. The child
 runs at the lowest priority (nice 19), below the search index's process
 (generator.search.child, nice 10): it takes what the index leaves of the other core.
 A page the child took but did not report (it failed or was killed) is made here afterwards, so
@@ -96,7 +97,6 @@ def _place_static_files(files, docs_dir: str) -> None:
 def _gathered(config):
     """MkDocs' build up to its pages: the config after its plugins, the files, the theme's
     environment, the navigation (its pages read) and the pages to build, each with its Page."""
-    from mkdocs.commands import build as steps
     from mkdocs.structure.files import InclusionLevel, get_files, set_exclusions
     from mkdocs.structure.nav import get_navigation
     from mkdocs.structure.pages import Page
@@ -114,8 +114,8 @@ def _gathered(config):
     for file in doc_files:
         if file.page is None:
             Page(None, file, config)
-    for page in nav.pages:  # every page's tabs show their titles and front matter
-        steps._populate_page(page, config, files)
+    for page in nav.pages:  # every page's tabs show their titles and front matter: read, not rendered
+        page.read_source(config)  # (their Markdown is rendered with the other pages, on both cores)
     env = config.plugins.on_env(env, config=config, files=files)
     return config, files, env, nav, doc_files
 
@@ -131,7 +131,7 @@ def _shared(config, files, env, nav, doc_files, counter, meanwhile) -> None:
 
     def make(n: int) -> None:
         file = doc_files[n]
-        if file.page.content is None:  # the navigation's pages are read already
+        if file.page.content is None:  # not rendered yet (the navigation's pages are read already)
             steps._populate_page(file.page, config, files)
         steps._build_page(file.page, config, doc_files, nav, env, excluded=file.inclusion.is_excluded())
 
