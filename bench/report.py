@@ -412,7 +412,8 @@ def markdown(runs: list[dict], verdicts: list[tuple[str, str, str]], machine: di
         "",
         *reference_lines(machine),
         "A build uses both cores (`generator/util/forked.py`): a forked child reads half the content files"
-        " while the build reads the rest, another renders every other page; the search index is made"
+        " while the build reads the rest, another shares the pages' render with it (each takes the next"
+        " page; the build first makes the API files, feeds and badges); the search index is made"
         " by a third process at low priority from the model, while the pages render and MkDocs runs."
         " Jinja templates, ours and Material's, are compiled once and kept in `build/templates/`, as"
         " Python keeps modules in `__pycache__`: the first of the three 1× builds compiles them.",

@@ -203,7 +203,7 @@ def test_macro_html_marks_only_what_a_macro_wrote():
             assert before.endswith(")") and called and called[1] in macros, (name, before[-60:])
 
 
-# A build renders every other page in a forked child (render.render_site). Checked in a fresh
+# A build shares its pages with a forked child (render.render_site). Checked in a fresh
 # interpreter: the test session may run threads (the served site), and a process with threads
 # never forks.
 _BOTH_WAYS = r"""
@@ -249,8 +249,8 @@ print("same" if here == together == dead == unforked else "differ")
 
 
 def test_pages_rendered_in_a_forked_child_are_the_bytes_rendered_here():
-    """The real site: the same files in the same order whether every other page is rendered in a
-    child or all here, when the child dies before handing them back, and when none can start."""
+    """The real site: the same files in the same order whether a child renders some of the pages
+    or this process all, when the child dies before handing them back, and when none can start."""
     import subprocess
     import sys
 

@@ -24,22 +24,6 @@ import os
 from ..util import forked
 
 
-class _Queue:
-    """The index of the next page to take, shared by this process and its forked child (a
-    counter in shared memory with its lock)."""
-
-    def __init__(self) -> None:
-        import multiprocessing
-
-        self.next = multiprocessing.Value("q", 0)
-
-    def take(self) -> int:
-        with self.next.get_lock():
-            n = self.next.value
-            self.next.value = n + 1
-        return n
-
-
 def build(config, counter) -> None:
     """Build the site of `config` (a loaded MkDocs config) into its site_dir, which is empty.
     `counter` is the handler on the `mkdocs` logger that collects warnings (build._WarningCounter):
@@ -126,7 +110,7 @@ def _shared(config, files, env, nav, doc_files, counter, meanwhile) -> None:
     anchors and warnings come back to this process."""
     from mkdocs.commands import build as steps
 
-    queue = _Queue() if forked.available() else None
+    queue = forked.Queue() if forked.available() else None
     parent = os.getpid()
 
     def make(n: int) -> None:

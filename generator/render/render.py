@@ -201,33 +201,20 @@ def render_site(
     every = list(site.pages)
     if not every:  # a model made without the pipeline: rendering it would write no page at all
         raise ValueError("the site has no page list: make the model with pipeline.build.site_model")
-    mine, theirs, helper = every, [], None
-    if previous is None and not record and len(every) >= PARALLEL_FROM and forked.available():
-        # A build renders every other page in a forked child (each side gets its share of each
-        # page kind) and the rest here, then the API files and feeds, then takes the child's.
-        mine, theirs = every[0::2], every[1::2]
-        helper = forked.beside(lambda: [_page_file(env, site, page, base, versions) for page in theirs])
     bodies: dict[str, bytes] = {}
-    for page in mine:
-        path, names = urls.source(page.url), tuple(sorted(page.context))
-        view = tuple(page.context[k] for k in names)
-        if (same := make.unchanged(path, page, names, view)) is not None:
-            bodies[path] = same
-            continue
-        meta = make.head(path, page, names, view, base)  # part of the head, compared whole
 
-        def draw(model, *context, page=page, meta=meta, names=names) -> bytes:
-            return _render_page(env, page, meta, model, dict(zip(names, context, strict=True)), versions)
+    def here(page) -> None:
+        bodies[urls.source(page.url)] = _made_here(make, env, site, page, base, versions)
 
-        head = (page.template, page.title, page.description, names, meta)
-        bodies[path] = make(path, head, (site, *view), draw, page=True)
-    made = _data_files(site, base, make)
-    out.files = bodies  # made in the pages' order
-    if theirs:
-        bodies.update(zip((urls.source(page.url) for page in theirs), helper.result(), strict=True))
-        out.fresh.extend(urls.source(page.url) for page in theirs)
-        out.files = {urls.source(page.url): bodies[urls.source(page.url)] for page in every}  # in the pages' order
-    out.files.update(made)
+    if previous is None and not record and len(every) >= PARALLEL_FROM and forked.available():
+        drawn = lambda page: _page_file(env, site, page, base, versions)  # noqa: E731 - read at each call
+        data = _with_child(every, here, drawn, bodies, out, lambda: _data_files(site, base, make))
+    else:
+        for page in every:
+            here(page)
+        data = _data_files(site, base, make)
+    out.files = {urls.source(page.url): bodies[urls.source(page.url)] for page in every}  # in the pages' order
+    out.files.update(data)
     out.derived = make.derived()
     out.files.update(browser.files())  # what the scripts read from Python (search paths, shards)
     out.files[urls.CARD] = card.png()
@@ -235,6 +222,50 @@ def render_site(
         if asset.is_file():
             out.files[f"assets/{asset.relative_to(ASSETS).as_posix()}"] = asset.read_bytes()
     return out
+
+
+def _made_here(make: _Maker, env: jinja2.Environment, site: Site, page, base: str, versions: frozenset) -> bytes:
+    """A page's bytes, made through the render's memo (kept when its reads are unchanged)."""
+    path, names = urls.source(page.url), tuple(sorted(page.context))
+    view = tuple(page.context[k] for k in names)
+    if (same := make.unchanged(path, page, names, view)) is not None:
+        return same
+    meta = make.head(path, page, names, view, base)  # part of the head, compared whole
+
+    def draw(model, *context) -> bytes:
+        return _render_page(env, page, meta, model, dict(zip(names, context, strict=True)), versions)
+
+    head = (page.template, page.title, page.description, names, meta)
+    return make(path, head, (site, *view), draw, page=True)
+
+
+def _with_child(every: list, here, drawn, bodies: dict[str, bytes], out: Rendered, data) -> dict[str, bytes]:
+    """A build's pages shared with a forked child: each takes the next page nobody has taken
+    (forked.Queue), and this process first makes the other files (`data()`: API files, feeds,
+    badges, a third of the render's work at 10x), so each ends about when the other does. `here`
+    makes a page into `bodies`, `drawn` a page's bytes in the child; a page the child took but did
+    not return (it failed) is made here. Returns what `data()` made."""
+    queue = forked.Queue()
+
+    def theirs() -> dict[int, bytes]:
+        done = {}
+        while (n := queue.take()) < len(every):
+            done[n] = drawn(every[n])
+        return done
+
+    helper = forked.beside(theirs, rerun=False)
+    made = data()
+    while (n := queue.take()) < len(every):
+        here(every[n])
+    done = helper.result() or {}
+    for n, page in enumerate(every):
+        path = urls.source(page.url)
+        if n in done:
+            bodies[path] = done[n]
+            out.fresh.append(path)
+        elif path not in bodies:
+            here(page)
+    return made
 
 
 def _data_files(site: Site, base: str, make: _Maker) -> dict[str, bytes]:
@@ -363,7 +394,7 @@ WHOLE = (frozenset(), frozenset(), True)
 """The record of a file drawn from its inputs unwatched: read whole (reads.Compare.same)."""
 
 PARALLEL_FROM = 64
-"""From this many pages, a build renders every other page in a forked child (`render_site`)."""
+"""From this many pages, a build shares its pages with a forked child (`render_site`)."""
 
 
 def _page_file(env: jinja2.Environment, site: Site, page, base: str, versions: frozenset) -> bytes:

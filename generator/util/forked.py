@@ -1,5 +1,6 @@
 """Work handed to a forked child process, for the other core: a build reads half its content
-files (load) and renders half its pages (render) in one while doing the other half itself.
+files (load) in one while reading the other half itself, and shares its pages with one (render,
+pipeline.halves: each process takes the next page from a `Queue`).
 
 The child inherits the parent's memory (the model, the compiled templates), so nothing is sent
 to it; its result comes back pickled through a pipe. A caller does the work itself when the
@@ -26,6 +27,23 @@ def available() -> bool:
     """Whether this process may fork: it can, and runs no other thread (a thread holding a lock
     at the fork would leave that lock held forever in the child)."""
     return hasattr(os, "fork") and threading.active_count() == 1
+
+
+class Queue:
+    """The index of the next item to take, shared by this process and its forked child (a counter
+    in shared memory with its lock): each takes the next item nobody has taken, so whichever has
+    the more CPU does the more work (render.render_site's pages, pipeline.halves' MkDocs pages)."""
+
+    def __init__(self) -> None:
+        import multiprocessing
+
+        self.next = multiprocessing.Value("q", 0)
+
+    def take(self) -> int:
+        with self.next.get_lock():
+            n = self.next.value
+            self.next.value = n + 1
+        return n
 
 
 class OtherCore:
