@@ -285,7 +285,7 @@ def time_split(run: dict, cores: int, reference: float | None = None) -> list[st
         ("Start Python, import the generator", run["import_seconds"]),
         ("Read and validate the content (a forked child reads half the files)", steps["load"]),
         ("Enrich the model; hold the pages to each other", steps.get("enrich", 0.0) + steps.get("check", 0.0)),
-        ("Render the pages (a forked child renders every other one)", steps["render"]),
+        ("Render the pages (shared with a forked child, each taking the next)", steps["render"]),
         (f"Write the generated docs ({run.get('docs_files', '?')} files)", steps.get("write", 0.0)),
         ("Start the search index's process; the rest of the generator", run["generate_seconds"] - generated),
         (f"MkDocs: Python-Markdown, the build's process's {here} of {pages} pages", steps["markdown"]),
