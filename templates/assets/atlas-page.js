@@ -291,8 +291,8 @@
     if (link) link.href = location.href.split("#")[0];
   }
 
-  /* ---- Scripts that serve one page each, loaded when that page is shown (first visit or instant
-     navigation), not by every page's first visit: the element each one drives, and its file
+  /* ---- Scripts that serve one page each, loaded when that page is shown (its load, or live
+     preview's swap), not by every page's first visit: the element each one drives, and its file
      beside this one. Each registers with atlas.onPage, and Material's document$ hands a late
      subscriber the page already shown. ---- */
   const ONE_PAGE = [

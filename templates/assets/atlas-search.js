@@ -459,7 +459,7 @@
   function initHeader() {
     const root = document.querySelector("[data-atlas-search-root]");
     if (!root || root.dataset.bound) return;
-    root.dataset.bound = "1";  // the header outlives instant navigation: bind once
+    root.dataset.bound = "1";  // the header outlives a swapped-in page (live preview): bind once
     const panel = root.querySelector(".atlas-search__panel");
     function open(yes) { panel.hidden = !yes; }
     const s = bindBox(root, { open: open, url: true });

@@ -139,7 +139,7 @@
   }
 
   if (window.document$ && typeof window.document$.subscribe === "function") {
-    window.document$.subscribe(init);  // Material's instant navigation swaps pages without reloading
+    window.document$.subscribe(init);  // each page Material announces (live preview swaps pages in)
   } else {
     document.addEventListener("DOMContentLoaded", init);
   }
