@@ -201,19 +201,18 @@ def render_site(
     every = list(site.pages)
     if not every:  # a model made without the pipeline: rendering it would write no page at all
         raise ValueError("the site has no page list: make the model with pipeline.build.site_model")
-    bodies: dict[str, bytes] = {}
 
-    def here(page) -> None:
-        bodies[urls.source(page.url)] = _made_here(make, env, site, page, base, versions)
+    def here(page) -> bytes:
+        return _made_here(make, env, site, page, base, versions)
 
     if previous is None and not record and len(every) >= PARALLEL_FROM and forked.available():
         drawn = lambda page: _page_file(env, site, page, base, versions)  # noqa: E731 - read at each call
-        data = _with_child(every, here, drawn, bodies, out, lambda: _data_files(site, base, make))
+        bodies, theirs, data = _with_child(every, here, drawn, lambda: _data_files(site, base, make))
+        out.fresh.extend(urls.source(every[n].url) for n in theirs)
     else:
-        for page in every:
-            here(page)
+        bodies = [here(page) for page in every]
         data = _data_files(site, base, make)
-    out.files = {urls.source(page.url): bodies[urls.source(page.url)] for page in every}  # in the pages' order
+    out.files = {urls.source(page.url): body for page, body in zip(every, bodies, strict=True)}  # the pages' order
     out.files.update(data)
     out.derived = make.derived()
     out.files.update(browser.files())  # what the scripts read from Python (search paths, shards)
@@ -239,12 +238,13 @@ def _made_here(make: _Maker, env: jinja2.Environment, site: Site, page, base: st
     return make(path, head, (site, *view), draw, page=True)
 
 
-def _with_child(every: list, here, drawn, bodies: dict[str, bytes], out: Rendered, data) -> dict[str, bytes]:
+def _with_child(every: list, here, drawn, data) -> tuple[list[bytes], list[int], dict[str, bytes]]:
     """A build's pages shared with a forked child: each takes the next page nobody has taken
     (forked.Queue), and this process first makes the other files (`data()`: API files, feeds,
     badges, a third of the render's work at 10x), so each ends about when the other does. `here`
-    makes a page into `bodies`, `drawn` a page's bytes in the child; a page the child took but did
-    not return (it failed) is made here. Returns what `data()` made."""
+    and `drawn` give a page's bytes, here and in the child; a page the child took but did not
+    return (it failed) is made here. Returns every page's bytes in order, the positions of those
+    the child made, and what `data()` made."""
     queue = forked.Queue()
 
     def theirs() -> dict[int, bytes]:
@@ -255,17 +255,12 @@ def _with_child(every: list, here, drawn, bodies: dict[str, bytes], out: Rendere
 
     helper = forked.beside(theirs, rerun=False)
     made = data()
+    bodies = {}
     while (n := queue.take()) < len(every):
-        here(every[n])
+        bodies[n] = here(every[n])
     done = helper.result() or {}
-    for n, page in enumerate(every):
-        path = urls.source(page.url)
-        if n in done:
-            bodies[path] = done[n]
-            out.fresh.append(path)
-        elif path not in bodies:
-            here(page)
-    return made
+    bodies.update(done)
+    return [bodies[n] if n in bodies else here(every[n]) for n in range(len(every))], sorted(done), made
 
 
 def _data_files(site: Site, base: str, make: _Maker) -> dict[str, bytes]:
